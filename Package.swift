@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "vitrine",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vitrine", targets: ["vitrine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, found through pkg-config.
+        .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
+                       providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+
+        // Pure logic: no I/O.
+        .target(name: "Geometry"),
+        .target(name: "Blitter", dependencies: ["Geometry"]),
+        .target(name: "Animation"),
+        .target(name: "Touch", dependencies: ["Geometry"]),
+        .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
+        .target(name: "Config", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures", "Config"]),
+
+        // Linux and C glue.
+        .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
+        .target(name: "Photos", dependencies: [
+            "Geometry", "Blitter", "CTurboJPEG", "CJPEG",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "DRM", dependencies: [
+            "CDRM", "Geometry", "Blitter",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+
+        // The application: scene + photos + renderer + outputs + inputs.
+        .target(name: "VitrineApp", dependencies: [
+            "Geometry", "Blitter", "PNG", "Animation", "Touch", "Gestures", "Config", "Scene", "Photos", "DRM",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        .executableTarget(name: "vitrine", dependencies: [
+            "VitrineApp", "Config",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),
+        .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
+        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry"], resources: [.copy("Recordings")]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Blitter", "Geometry"], resources: [.copy("JPEGs")]),
+        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,2 @@
+import CDRM
+let _drmCheck = DRM_MODE_PAGE_FLIP_EVENT

@@ -1,0 +1,24 @@
+/// A position in screen pixels; y grows downward, as on the display.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = Point(x: 0, y: 0)
+
+    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+
+    /// Straight-line distance to another point.
+    public func distance(to other: Point) -> Double {
+        let dx = other.x - x, dy = other.y - y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    public var description: String { "(\(x), \(y))" }
+}

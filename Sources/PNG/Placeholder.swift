@@ -1,0 +1,2 @@
+import CZlib
+let _zlibCheck = Z_OK

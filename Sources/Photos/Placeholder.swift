@@ -1,0 +1,3 @@
+import CTurboJPEG
+import CJPEG
+let _turboJPEGVersionCheck = TJSAMP_411

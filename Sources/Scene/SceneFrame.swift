@@ -1,0 +1,78 @@
+import Geometry
+
+/// The five modes of SPEC §1.
+public enum SceneMode: String, Equatable, Sendable {
+    case grid, opening, pager, dismissing, closing
+}
+
+/// A grid cell to draw: the photo's thumbnail, aspect-filled into `rect` (screen pixels; may reach
+/// past the screen's edges, the renderer clips).
+public struct GridCell: Equatable, Sendable {
+    public var index: Int
+    public var rect: Rect
+
+    public init(index: Int, rect: Rect) {
+        self.index = index
+        self.rect = rect
+    }
+}
+
+/// A photo to draw whole into `rect`. For pager pages the rect has the photo's own aspect ratio
+/// (aspect-fit, times the zoom); for the moving photo of a transition it is the frame that the
+/// photo is aspect-filled into and clipped to.
+public struct PhotoPlacement: Equatable, Sendable {
+    public var index: Int
+    public var rect: Rect
+
+    public init(index: Int, rect: Rect) {
+        self.index = index
+        self.rect = rect
+    }
+}
+
+/// Everything the screen shows at one instant, as plain values: what the renderer draws and what
+/// `simulate --trace` writes. Drawing order (SPEC §3): grid, black at `backgroundAlpha`, pages,
+/// moving photo.
+public struct SceneFrame: Equatable, Sendable {
+    public var time: Double
+    public var mode: SceneMode
+    /// The current photo (pager), the carried photo (transitions), or the last one opened (grid);
+    /// nil before any photo was opened.
+    public var currentIndex: Int?
+    /// The grid's vertical scroll offset in pixels (positive: content moved up).
+    public var gridScroll: Double
+    /// False when the black background covers the grid completely.
+    public var drawsGrid: Bool
+    /// The grid cells at least partly on screen.
+    public var gridCells: [GridCell]
+    /// The cell a transition carries: not drawn in the grid.
+    public var hiddenIndex: Int?
+    /// Opacity of the pager's black background over the grid, 0...1.
+    public var backgroundAlpha: Double
+    /// Pager pages on screen (the current one and, while paging, its neighbours).
+    public var pages: [PhotoPlacement]
+    /// The photo a transition carries (opening, dismissing, closing).
+    public var movingPhoto: PhotoPlacement?
+
+    public init(time: Double, mode: SceneMode, currentIndex: Int?, gridScroll: Double, drawsGrid: Bool,
+                gridCells: [GridCell], hiddenIndex: Int?, backgroundAlpha: Double,
+                pages: [PhotoPlacement], movingPhoto: PhotoPlacement?) {
+        self.time = time
+        self.mode = mode
+        self.currentIndex = currentIndex
+        self.gridScroll = gridScroll
+        self.drawsGrid = drawsGrid
+        self.gridCells = gridCells
+        self.hiddenIndex = hiddenIndex
+        self.backgroundAlpha = backgroundAlpha
+        self.pages = pages
+        self.movingPhoto = movingPhoto
+    }
+
+    /// The on-screen rect of the moving or current photo, as the trace reports it; nil in grid mode.
+    public var photoRect: Rect? {
+        if mode == .grid { return nil }
+        if let moving = movingPhoto { return moving.rect }
+        return pages.first(where: { $0.index == currentIndex })?.rect
+    }
+}

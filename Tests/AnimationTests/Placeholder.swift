@@ -1,0 +1,1 @@
+// Placeholder so the target builds; delete once the module has real tests.
