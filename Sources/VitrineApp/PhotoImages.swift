@@ -1,0 +1,10 @@
+import Blitter
+
+/// Decoded pixels the renderer may draw, looked up without waiting: a photo not decoded yet is
+/// nil, and the renderer draws a placeholder instead (the grid never waits for a decoder).
+public protocol PhotoImages: AnyObject {
+    /// A thumbnail that covers a grid cell, in the photo's aspect ratio.
+    func thumbnail(_ index: Int) -> Bitmap?
+    /// The photo at (about) the size it has on screen in the pager.
+    func screenImage(_ index: Int) -> Bitmap?
+}

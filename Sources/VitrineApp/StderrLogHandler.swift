@@ -1,0 +1,35 @@
+import Foundation
+import Logging
+
+/// One line per event on stderr: "vitrine[<level>]: message key=value". systemd's journal adds the
+/// time and the unit, so the line carries neither; no colour, whatever the terminal.
+public struct StderrLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+
+    public init(label: String, level: Logger.Level = .info) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var line = "\(label)[\(event.level)]: \(event.message)"
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(value)"
+        }
+        line += "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Installs this handler for every Logger the process makes; call once at start.
+    public static func bootstrap(level: Logger.Level) {
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, level: level) }
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Config
+import Foundation
+import VitrineApp
+
+@main
+struct Vitrine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vitrine",
+        abstract: "A kiosk photo viewer for Linux touch screens: DRM/KMS output, evdev touch, the iOS Photos interaction.",
+        subcommands: [Run.self, CheckConfig.self, Simulate.self],
+        defaultSubcommand: Run.self
+    )
+}
+
+/// Prints an AppError as one line and exits with its status; anything else as a plain error.
+func exitOnError(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as AppError {
+        FileHandle.standardError.write(Data("vitrine: \(error.description)\n".utf8))
+        throw ExitCode(error.exitCode)
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the kiosk on the display (DRM/KMS) and touch panel (evdev).",
+        discussion: """
+        Without a DRM device (no /dev/dri/card*), renders the demo tour headless to PNG files \
+        and prints where they went.
+        """)
+
+    @Option(name: .long, help: "The configuration file.")
+    var config: String = KioskOptions.defaultConfigPath
+
+    @Option(name: .long, help: "Where the headless demo tour writes its PNGs when there is no display.")
+    var out: String = "vitrine-tour"
+
+    func run() throws {
+        try exitOnError {
+            try KioskCommand.run(KioskOptions(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath,
+                                              tourDirectory: out))
+        }
+    }
+}
+
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a configuration file and print the effective settings.")
+
+    @Argument(help: "The configuration file to check.")
+    var file: String
+
+    func run() throws {
+        try exitOnError {
+            print(try SettingsFile.load(path: file, mustExist: true).describe(), terminator: "")
+        }
+    }
+}
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the app headless at 60 Hz of virtual time, replaying touches from an evemu recording.")
+
+    @Option(name: .long, help: "The configuration file (default: all defaults).")
+    var config: String?
+
+    @Option(name: .long, help: "The screen size, WxH, e.g. 1280x800.")
+    var size: String
+
+    @Option(name: .long, help: "The photo folder, overriding photos.directory.")
+    var photos: String?
+
+    @Option(name: .long, help: "An evemu-record recording (or .desc,.events) to replay; its first event happens at 0.5 s.")
+    var replay: String?
+
+    @Option(name: .long, help: "Write one JSON line per frame to this file.")
+    var trace: String?
+
+    @Option(name: .long, help: "Times in seconds at which to save PNG snapshots, comma separated.")
+    var snapshot: String?
+
+    @Option(name: .long, help: "The folder for snapshots.")
+    var out: String = "."
+
+    @Option(name: .long, help: "Seconds of virtual time to simulate (default: until the replay has ended and the scene is at rest).")
+    var duration: Double?
+
+    func run() throws {
+        try exitOnError {
+            let options = try SimulationOptions(
+                configPath: config, size: size, photosDirectory: photos, replayPath: replay,
+                tracePath: trace, snapshotTimes: snapshot, outputDirectory: out, duration: duration)
+            try Simulator.run(options)
+        }
+    }
+}
