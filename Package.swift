@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
 
+        // Linux interfaces Swift's Glibc does not import (epoll, timerfd, signalfd, evdev ioctls).
+        .target(name: "CLinux"),
+
         // Pure logic: no I/O.
         .target(name: "Geometry"),
         .target(name: "Blitter", dependencies: ["Geometry"]),
@@ -39,6 +42,8 @@ let package = Package(
             "Geometry", "Blitter", "CTurboJPEG", "CJPEG",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "Linux", dependencies: ["CLinux"]),
+        .target(name: "Evdev", dependencies: ["CLinux", "Linux", "Touch", "Geometry"]),
         .target(name: "DRM", dependencies: [
             "CDRM", "Geometry", "Blitter",
             .product(name: "SystemPackage", package: "swift-system"),
@@ -46,7 +51,7 @@ let package = Package(
 
         // The application: scene + photos + renderer + outputs + inputs.
         .target(name: "VitrineApp", dependencies: [
-            "Geometry", "Blitter", "PNG", "Animation", "Touch", "Gestures", "Config", "Scene", "Photos", "DRM",
+            "Geometry", "Blitter", "PNG", "Animation", "Touch", "Gestures", "Config", "Scene", "Photos", "DRM", "Linux", "Evdev",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -64,6 +69,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Blitter", "Geometry"], resources: [.copy("JPEGs")]),
+        .testTarget(name: "LinuxTests", dependencies: ["Linux"]),
         .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG"]),
     ],
     swiftLanguageModes: [.v5]

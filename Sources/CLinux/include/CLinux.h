@@ -1,0 +1,30 @@
+// Linux interfaces that Swift's Glibc module does not import: epoll, timerfd, eventfd, signalfd,
+// inotify, and evdev's ioctls, whose request numbers are function-like macros Swift cannot call.
+#ifndef VITRINE_CLINUX_H
+#define VITRINE_CLINUX_H
+
+#include <stdint.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <linux/input.h>
+#include <linux/uinput.h>
+
+// evdev ioctls, each returning what ioctl returns (-1 with errno on failure).
+int vitrine_eviocgversion(int fd, int *version);
+int vitrine_eviocgname(int fd, char *name, unsigned long length);
+int vitrine_eviocgid(int fd, struct input_id *id);
+int vitrine_eviocgbit(int fd, unsigned int type, unsigned char *bits, unsigned long length);
+int vitrine_eviocgprop(int fd, unsigned char *bits, unsigned long length);
+int vitrine_eviocgabs(int fd, unsigned int axis, struct input_absinfo *info);
+int vitrine_eviocgrab(int fd, int grab);
+int vitrine_eviocsclockid(int fd, int clock);
+int vitrine_eviocgkey(int fd, unsigned char *bits, unsigned long length);
+// EVIOCGMTSLOTS: values[0] is the ABS_MT code asked for; values[1...count] come back, one per slot.
+int vitrine_eviocgmtslots(int fd, int32_t *values, unsigned long count);
+
+#endif

@@ -1,0 +1,27 @@
+import CLinux
+import Glibc
+
+/// A counter another thread bumps to wake the event loop (decoder completions).
+public final class EventFD {
+    public let fileDescriptor: Int32
+
+    public init() throws {
+        fileDescriptor = try systemCall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+    }
+
+    deinit { close(fileDescriptor) }
+
+    /// Safe from any thread.
+    public func signal() {
+        var one: UInt64 = 1
+        _ = try? systemCall("write eventfd") { write(fileDescriptor, &one, 8) }
+    }
+
+    /// Resets the counter; returns how many signals arrived since the last drain.
+    @discardableResult
+    public func drain() -> UInt64 {
+        var count: UInt64 = 0
+        let n = (try? systemCall("read eventfd") { read(fileDescriptor, &count, 8) }) ?? 0
+        return n == 8 ? count : 0
+    }
+}

@@ -1,0 +1,101 @@
+import Geometry
+import Scene
+import Touch
+
+/// A scripted visit of the product, for the headless `vitrine run` fallback and the README's
+/// pictures: scroll the grid, open a photo, page through, drag it down to dismiss, open another,
+/// zoom it with a double tap, and close it with Back. Taps aim at cells where they are on screen
+/// when the step starts, so the tour works for any screen size and column count.
+public final class DemoTour: ScriptedInput {
+    /// A step and the time it starts.
+    enum Step {
+        case drag(from: UnitPoint, to: UnitPoint, duration: Double)
+        case tap(photo: Int)
+        case doubleTap(at: UnitPoint)
+        case back
+    }
+
+    /// A position as fractions of the screen's width and height.
+    struct UnitPoint {
+        var x: Double, y: Double
+    }
+
+    /// Times when a picture tells the story; the tour's PNGs are taken at these.
+    public let highlights: [(time: Double, name: String)] = [
+        (0.4, "grid"), (1.5, "grid-scrolled"), (2.15, "opening"), (2.9, "pager"), (3.15, "paging"),
+        (4.6, "dismiss-drag"), (4.95, "dismiss-flying-back"), (5.6, "grid-after-dismiss"),
+        (6.8, "pager-second-photo"), (7.7, "double-tap-zoomed"), (8.65, "closing"), (9.3, "grid-at-rest"),
+    ]
+
+    private var script: [(start: Double, step: Step)]
+    private var pending: [ScriptedEvent] = []
+    private let screen: Size
+    private let frameInterval = 1.0 / 120
+
+    public init(screenSize: Size) {
+        screen = screenSize
+        script = [
+            (0.5, .drag(from: UnitPoint(x: 0.5, y: 0.75), to: UnitPoint(x: 0.5, y: 0.45), duration: 0.35)),
+            (2.0, .tap(photo: 1)),
+            (3.0, .drag(from: UnitPoint(x: 0.85, y: 0.5), to: UnitPoint(x: 0.25, y: 0.52), duration: 0.25)),
+            (4.2, .drag(from: UnitPoint(x: 0.5, y: 0.4), to: UnitPoint(x: 0.56, y: 0.75), duration: 0.6)),
+            (6.2, .tap(photo: 4)),
+            (7.2, .doubleTap(at: UnitPoint(x: 0.5, y: 0.45))),
+            (8.6, .back),
+        ]
+    }
+
+    public var endTime: Double { 9.0 }
+
+    public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+        while let next = script.first, next.start <= time {
+            script.removeFirst()
+            pending += expand(next.step, at: next.start, frame: lastFrame)
+        }
+        let due = pending.prefix { $0.time <= time }
+        pending.removeFirst(due.count)
+        return Array(due)
+    }
+
+    private func point(_ p: UnitPoint) -> Point {
+        Point(x: p.x * screen.width, y: p.y * screen.height)
+    }
+
+    private func expand(_ step: Step, at start: Double, frame: SceneFrame) -> [ScriptedEvent] {
+        switch step {
+        case .drag(let from, let to, let duration):
+            return drag(from: point(from), to: point(to), start: start, duration: duration)
+        case .tap(let photo):
+            // Aim at the middle of the cell's visible part; the first visible cell if it is not there.
+            let cells = frame.gridCells.filter { $0.rect.intersection(Rect(origin: .zero, size: screen)) != nil }
+            guard let cell = cells.first(where: { $0.index == photo }) ?? cells.first,
+                  let visible = cell.rect.intersection(Rect(origin: .zero, size: screen)) else { return [] }
+            return tap(at: visible.center, start: start)
+        case .doubleTap(let p):
+            return tap(at: point(p), start: start) + tap(at: point(p), start: start + 0.15)
+        case .back:
+            return [.back(time: start)]
+        }
+    }
+
+    private func tap(at p: Point, start: Double) -> [ScriptedEvent] {
+        [.touch(TouchFrame(time: start, contacts: [TouchContact(id: 1, position: p)])),
+         .touch(TouchFrame(time: start + 0.06, contacts: [TouchContact(id: 1, position: p)])),
+         .touch(TouchFrame(time: start + 0.07, contacts: []))]
+    }
+
+    /// A finger moving with an ease-in-out speed profile, one sample per 1/120 s like a real panel,
+    /// lifted while still moving (a flick) so the release carries velocity.
+    private func drag(from a: Point, to b: Point, start: Double, duration: Double) -> [ScriptedEvent] {
+        let steps = max(2, Int(duration / frameInterval))
+        var events: [ScriptedEvent] = []
+        for i in 0...steps {
+            let u = Double(i) / Double(steps)
+            let eased = u < 0.5 ? 2 * u * u : 1 - 2 * (1 - u) * (1 - u) * 0.5 - 0.5 * (1 - u) // ease in, keep speed at the end
+            let p = Point(x: a.x + (b.x - a.x) * eased, y: a.y + (b.y - a.y) * eased)
+            events.append(.touch(TouchFrame(time: start + Double(i) * frameInterval, contacts: [TouchContact(id: 1, position: p)])))
+        }
+        events.append(.touch(TouchFrame(time: start + Double(steps) * frameInterval + 0.004, contacts: [])))
+        return events
+    }
+}

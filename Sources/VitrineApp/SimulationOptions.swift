@@ -1,0 +1,50 @@
+import Foundation
+
+/// What `vitrine simulate` was asked to do, checked before anything runs.
+public struct SimulationOptions {
+    public var configPath: String?
+    public var screenWidth: Int
+    public var screenHeight: Int
+    public var photosDirectory: String?
+    public var replayPath: String?
+    public var tracePath: String?
+    public var snapshotTimes: [Double]
+    public var outputDirectory: String
+    public var duration: Double?
+
+    public init(configPath: String?, size: String, photosDirectory: String?, replayPath: String?,
+                tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?) throws {
+        guard let (w, h) = Self.parseSize(size) else {
+            throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x800 (got \"\(size)\")", exitCode: 2)
+        }
+        self.configPath = configPath
+        screenWidth = w
+        screenHeight = h
+        self.photosDirectory = photosDirectory
+        self.replayPath = replayPath
+        self.tracePath = tracePath
+        self.snapshotTimes = try Self.parseTimes(snapshotTimes ?? "")
+        self.outputDirectory = outputDirectory
+        if let d = duration, !(d > 0 && d <= 3600) {
+            throw AppError("--duration must be between 0 and 3600 seconds (got \(d))", exitCode: 2)
+        }
+        self.duration = duration
+    }
+
+    static func parseSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
+        return (w, h)
+    }
+
+    static func parseTimes(_ text: String) throws -> [Double] {
+        try text.split(separator: ",").map { part in
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            guard let t = Double(trimmed), t >= 0, t.isFinite else {
+                throw AppError("--snapshot takes times in seconds separated by commas, e.g. 0.5,1.2 (got \"\(trimmed)\")", exitCode: 2)
+            }
+            return t
+        }.sorted()
+    }
+}

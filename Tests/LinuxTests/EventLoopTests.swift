@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+import Testing
+@testable import Linux
+
+@Suite struct EventLoopTests {
+    @Test func anEventFDSignalledFromAnotherThreadWakesTheLoop() throws {
+        let loop = try EventLoop()
+        let wake = try EventFD()
+        var woken = 0
+        try loop.watch(wake.fileDescriptor) { woken += Int(wake.drain()) }
+        let thread = Thread { wake.signal() }
+        thread.start()
+        try loop.runOnce(timeout: 5)
+        #expect(woken == 1)
+    }
+
+    @Test func anIdleLoopTimesOutWithNothingReady() throws {
+        let loop = try EventLoop()
+        let wake = try EventFD()
+        try loop.watch(wake.fileDescriptor) { Issue.record("nothing was signalled") }
+        #expect(try loop.runOnce(timeout: 0.01) == 0)
+    }
+
+    @Test func aTimerFiresAtItsDeadlineAndIsDrained() throws {
+        let loop = try EventLoop()
+        let timer = try TimerFD()
+        var fired = 0
+        try loop.watch(timer.fileDescriptor) { timer.drain(); fired += 1 }
+        let start = MonotonicClock.now()
+        try timer.arm(at: start + 0.02)
+        try loop.runOnce(timeout: 5)
+        #expect(fired == 1)
+        #expect(MonotonicClock.now() >= start + 0.02)
+        // Drained and one-shot: nothing more comes.
+        #expect(try loop.runOnce(timeout: 0.05) == 0)
+    }
+
+    @Test func aBlockedSignalArrivesThroughTheSignalFD() throws {
+        let signals = try SignalFD(signals: [SIGUSR2])
+        let loop = try EventLoop()
+        var received: [Int32] = []
+        try loop.watch(signals.fileDescriptor) { received += signals.read() }
+        // Directed at this thread, which blocks it: it stays pending until the signalfd reads it.
+        pthread_kill(pthread_self(), SIGUSR2)
+        try loop.runOnce(timeout: 5)
+        #expect(received == [SIGUSR2])
+    }
+
+    @Test func aFailedCallNamesTheCallAndTheErrno() {
+        #expect(throws: SystemCallError("open /nonexistent", errno: ENOENT)) {
+            try systemCall("open /nonexistent") { open("/nonexistent/x", O_RDONLY) }
+        }
+        #expect(SystemCallError("open /dev/dri/card0", errno: EACCES).description
+                == "open /dev/dri/card0: Permission denied (EACCES)")
+    }
+}
