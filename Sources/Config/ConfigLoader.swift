@@ -38,9 +38,11 @@ public enum ConfigLoader {
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
+            // toml++ says "Error while parsing value: …"; the prefix makes the class plain.
+            let detail = error.description.prefix(1).lowercased() + error.description.dropFirst()
             throw ConfigError(path: path, problems: [.init(
                 kind: .syntax, line: error.source.begin.line, column: error.source.begin.column,
-                message: error.description)])
+                message: "invalid TOML: \(detail)")])
         } catch {
             throw ConfigError(path: path, problems: [.init(kind: .syntax, message: "\(error)")])
         }

@@ -13,11 +13,14 @@ struct SettingKey {
     let read: (_ value: TOMLValueConvertible, _ key: String, _ settings: inout Settings) -> Complaint?
     /// The value as a TOML literal; nil when the key is left out (an absent calibration).
     let render: (Settings) -> String?
+    /// What leaving the key out means, for `describe()`, as TOML has no null.
+    let absentMeaning: String
 
     init<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value>,
                 decode: @escaping (TOMLValueConvertible, String) -> Result<Value, Complaint>,
-                encode: @escaping (Value) -> String?) {
+                encode: @escaping (Value) -> String?, absentMeaning: String = "the default") {
         self.name = name
+        self.absentMeaning = absentMeaning
         read = { value, key, settings in
             switch decode(value, key) {
             case .success(let decoded):
@@ -154,8 +157,9 @@ extension SettingKey {
         }, encode: { quoted(HexColor.format($0)) })
     }
 
-    /// Six numbers, or left out (nil).
-    static func matrix(_ name: String, _ field: WritableKeyPath<Settings, [Double]?>, count: Int) -> SettingKey {
+    /// `count` numbers, or left out (nil), which means `absentMeaning`.
+    static func matrix(_ name: String, _ field: WritableKeyPath<Settings, [Double]?>, count: Int,
+                       absentMeaning: String) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             let expected = "must be an array of \(count) numbers"
             guard let array = value.array else {
@@ -173,7 +177,8 @@ extension SettingKey {
                 numbers.append(number)
             }
             return .success(numbers)
-        }, encode: { numbers in numbers.map { "[\($0.map { "\($0)" }.joined(separator: ", "))]" } })
+        }, encode: { numbers in numbers.map { "[\($0.map { "\($0)" }.joined(separator: ", "))]" } },
+        absentMeaning: absentMeaning)
     }
 }
 

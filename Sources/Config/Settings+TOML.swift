@@ -8,8 +8,8 @@ extension Settings {
                 if let literal = key.render(self) {
                     lines.append("\(key.name) = \(literal)")
                 } else {
-                    // TOML has no null: an unset optional array is shown as a comment.
-                    lines.append("# \(key.name): not set")
+                    // TOML has no null: a key left out is shown as a comment.
+                    lines.append("# \(key.name): not set (\(key.absentMeaning))")
                 }
             }
             return lines.joined(separator: "\n") + "\n"

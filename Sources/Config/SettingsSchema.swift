@@ -32,7 +32,7 @@ enum SettingsSchema {
             .boolean("swap_xy", \.input.swapXY),
             .boolean("invert_x", \.input.invertX),
             .boolean("invert_y", \.input.invertY),
-            .matrix("calibration", \.input.calibration, count: 6),
+            .matrix("calibration", \.input.calibration, count: 6, absentMeaning: "identity"),
             .boolean("grab", \.input.grab),
             .number("tap_slop", \.input.tapSlop, in: 0...100, unit: " px"),
             .number("tap_timeout", \.input.tapTimeout, in: 0.05...2, unit: " s"),

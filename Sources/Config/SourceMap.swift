@@ -15,7 +15,9 @@ struct SourceMap {
     private var positions: [[String]: Position] = [:]
 
     init(_ text: String) {
-        var scanner = Scanner(Array(text.unicodeScalars))
+        // A byte order mark is allowed before the first line, and takes no column.
+        let scalars = text.unicodeScalars
+        var scanner = Scanner(Array(scalars.first == "\u{FEFF}" ? scalars.dropFirst() : scalars[...]))
         scanner.document()
         positions = scanner.positions
     }

@@ -26,6 +26,7 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(found.line == 3)
         #expect(found.column != nil)
         #expect(found.key == nil)
+        #expect(found.message.hasPrefix("invalid TOML: error while parsing"))
     }
 
     @Test func duplicateKeyIsASyntaxError() throws {
@@ -70,6 +71,12 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         let error = #expect(throws: ConfigError.self) { try ConfigLoader.parse(text, path: "/etc/vitrine/vitrine.toml") }
         #expect(error?.description
             == "/etc/vitrine/vitrine.toml:5:3: unknown key `colums` in [grid]; did you mean `columns`?")
+    }
+
+    @Test func byteOrderMarkDoesNotShiftPositions() throws {
+        let found = try problem("\u{FEFF}[grid]\ncolums = 5\n")
+        #expect(found.line == 2)
+        #expect(found.column == 1)
     }
 
     @Test func keyInTheWrongTableSuggestsItsTable() throws {

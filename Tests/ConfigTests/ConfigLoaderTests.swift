@@ -148,6 +148,7 @@ import Testing
         #expect(text.contains("[grid]\ncolumns = 4\n"))
         #expect(text.contains("placeholder_color = \"#202020\"\n"))
         #expect(text.contains("rotation = \"auto\"\n"))
+        #expect(text.contains("\n# calibration: not set (identity)\n"))
     }
 
     @Test func describeOfChangedSettingsReadsBackEqual() throws {
