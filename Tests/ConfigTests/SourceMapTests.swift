@@ -74,4 +74,11 @@ import Testing
         let map = SourceMap("[grid]\r\ncolumns = 4\r\n\r\nspacing = 2\r\n")
         #expect(map.position(of: ["grid", "spacing"]) == Position(line: 4, column: 1))
     }
+
+    /// Only valid TOML reaches the map, but broken text must still end, not loop or trap.
+    @Test(arguments: ["\"unterminated", "[", "]]]", "a = {", "a = [", "a = \"\"\"open", "= = =", "a.", "{}{}",
+                      "x = '''\n", "\\", "a = \"\\u12\""])
+    func malformedTextEnds(text: String) {
+        _ = SourceMap(text)
+    }
 }
