@@ -1,0 +1,64 @@
+/// Everything wrong with one config file. Its description has one line per problem, in file order,
+/// each in the compiler's `file:line:column: message` form.
+public struct ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// The file cannot be read, or is not UTF-8 text.
+        case unreadable
+        /// Not valid TOML.
+        case syntax
+        case unknownTable
+        case unknownKey
+        case wrongType
+        case outOfRange
+        /// A value outside a fixed set (an enumeration, the rotations).
+        case notOneOf
+        /// A string of the wrong shape (a colour, a mode, a path).
+        case badFormat
+        /// An array of the wrong length (the calibration matrix).
+        case wrongCount
+    }
+
+    public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        public var kind: Kind
+        /// 1-based; nil when the problem has no place in the file.
+        public var line: Int?
+        public var column: Int?
+        /// The key as `table.key` (or the table's name for a table), when the problem is about one.
+        public var key: String?
+        /// The closest known key or table, as it should be written, for unknown ones.
+        public var suggestion: String?
+        /// What is wrong and what is expected, without the location.
+        public var message: String
+
+        public init(kind: Kind, line: Int? = nil, column: Int? = nil, key: String? = nil,
+                    suggestion: String? = nil, message: String) {
+            self.kind = kind
+            self.line = line
+            self.column = column
+            self.key = key
+            self.suggestion = suggestion
+            self.message = message
+        }
+
+        public var description: String { message }
+    }
+
+    public var path: String
+    public var problems: [Problem]
+
+    public init(path: String, problems: [Problem]) {
+        self.path = path
+        self.problems = problems
+    }
+
+    public var description: String {
+        problems.map { problem in
+            var location = path
+            if let line = problem.line {
+                location += ":\(line)"
+                if let column = problem.column { location += ":\(column)" }
+            }
+            return "\(location): \(problem.message)"
+        }.joined(separator: "\n")
+    }
+}

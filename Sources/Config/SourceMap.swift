@@ -1,0 +1,258 @@
+/// Where each table and key of a TOML document is written.
+///
+/// TOMLKit does not expose toml++'s source regions, so this reads the text again (TOMLKit has already
+/// accepted it as valid TOML) and records the first position of every key path: `[grid]` gives
+/// ["grid"], `columns = 4` below it ["grid", "columns"], `a.b = 1` both ["…", "a"] and ["…", "a", "b"],
+/// and keys of inline tables are recorded under their table's path. Keys inside arrays are not.
+struct SourceMap {
+    struct Position: Equatable, Sendable {
+        /// 1-based.
+        var line: Int
+        /// 1-based, in Unicode scalars.
+        var column: Int
+    }
+
+    private var positions: [[String]: Position] = [:]
+
+    init(_ text: String) {
+        // A byte order mark is allowed before the first line, and takes no column.
+        let scalars = text.unicodeScalars
+        var scanner = Scanner(Array(scalars.first == "\u{FEFF}" ? scalars.dropFirst() : scalars[...]))
+        scanner.document()
+        positions = scanner.positions
+    }
+
+    func position(of path: [String]) -> Position? {
+        positions[path]
+    }
+}
+
+/// A lenient recursive-descent reader of TOML's structure: it knows strings, comments, arrays and
+/// inline tables well enough to never mistake their contents for keys, and always moves forward.
+private struct Scanner {
+    let text: [Unicode.Scalar]
+    var index = 0
+    var line = 1
+    var column = 1
+    var positions: [[String]: Position] = [:]
+
+    typealias Position = SourceMap.Position
+
+    init(_ text: [Unicode.Scalar]) {
+        self.text = text
+    }
+
+    var atEnd: Bool { index >= text.count }
+    var here: Position { Position(line: line, column: column) }
+
+    func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+        index + offset < text.count ? text[index + offset] : nil
+    }
+
+    mutating func advance() {
+        guard !atEnd else { return }
+        if text[index] == "\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        index += 1
+    }
+
+    mutating func record(_ path: [String], at position: Position) {
+        if positions[path] == nil {
+            positions[path] = position
+        }
+    }
+
+    /// Records `prefix + key[..<n]` for every n, as a dotted key defines every table on its way.
+    mutating func record(key: [String], under prefix: [String], at position: Position) {
+        for count in key.indices {
+            record(prefix + key[...count], at: position)
+        }
+    }
+
+    // MARK: Structure
+
+    mutating func document() {
+        var table: [String] = []
+        while true {
+            skipBlank(newlines: true)
+            guard let scalar = peek() else { return }
+            let start = index
+            if scalar == "[" {
+                let position = here
+                advance()
+                if peek() == "[" { advance() }
+                let key = keyPath()
+                record(key: key, under: [], at: position)
+                table = key
+                skipToEndOfLine()
+            } else {
+                keyValue(prefix: table)
+            }
+            if index == start { advance() }
+        }
+    }
+
+    /// `key = value`; `prefix` nil means the key is inside an array and its path is not recorded.
+    mutating func keyValue(prefix: [String]?) {
+        let position = here
+        let key = keyPath()
+        if let prefix {
+            record(key: key, under: prefix, at: position)
+        }
+        skipBlank(newlines: false)
+        if peek() == "=" { advance() }
+        skipBlank(newlines: false)
+        value(path: prefix.map { $0 + key })
+    }
+
+    mutating func keyPath() -> [String] {
+        var parts: [String] = []
+        while true {
+            skipBlank(newlines: false)
+            switch peek() {
+            case "\""?: parts.append(basicString())
+            case "'"?: parts.append(literalString())
+            default:
+                var bare = ""
+                while let scalar = peek(), isBareKeyScalar(scalar) {
+                    bare.unicodeScalars.append(scalar)
+                    advance()
+                }
+                guard !bare.isEmpty else { return parts }
+                parts.append(bare)
+            }
+            skipBlank(newlines: false)
+            guard peek() == "." else { return parts }
+            advance()
+        }
+    }
+
+    mutating func value(path: [String]?) {
+        switch peek() {
+        case "\""? where peek(1) == "\"" && peek(2) == "\"": multilineString(quote: "\"")
+        case "'"? where peek(1) == "'" && peek(2) == "'": multilineString(quote: "'")
+        case "\""?: _ = basicString()
+        case "'"?: _ = literalString()
+        case "["?:
+            advance()
+            while true {
+                skipBlank(newlines: true)
+                guard let scalar = peek() else { return }
+                let start = index
+                if scalar == "]" { advance(); return }
+                if scalar == "," { advance(); continue }
+                value(path: nil)
+                if index == start { advance() }
+            }
+        case "{"?:
+            advance()
+            while true {
+                skipBlank(newlines: true)
+                guard let scalar = peek() else { return }
+                let start = index
+                if scalar == "}" { advance(); return }
+                if scalar == "," { advance(); continue }
+                keyValue(prefix: path)
+                if index == start { advance() }
+            }
+        default:
+            // Numbers, booleans, dates (which may contain a space): up to the next delimiter.
+            while let scalar = peek(), !",]}#\n".unicodeScalars.contains(scalar) {
+                advance()
+            }
+        }
+    }
+
+    // MARK: Lexical pieces
+
+    mutating func skipBlank(newlines: Bool) {
+        while let scalar = peek() {
+            if scalar == " " || scalar == "\t" || scalar == "\r" || (newlines && scalar == "\n") {
+                advance()
+            } else if scalar == "#" {
+                while let next = peek(), next != "\n" { advance() }
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func skipToEndOfLine() {
+        while let scalar = peek(), scalar != "\n" { advance() }
+    }
+
+    func isBareKeyScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", "_", "-": return true
+        default: return false
+        }
+    }
+
+    /// A "…" string, its escapes decoded (quoted keys must match the keys TOMLKit gives).
+    mutating func basicString() -> String {
+        var result = ""
+        advance()
+        while let scalar = peek(), scalar != "\n" {
+            advance()
+            if scalar == "\"" { return result }
+            guard scalar == "\\", let escape = peek() else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            advance()
+            switch escape {
+            case "b": result += "\u{8}"
+            case "t": result += "\t"
+            case "n": result += "\n"
+            case "f": result += "\u{C}"
+            case "r": result += "\r"
+            case "e": result += "\u{1B}"
+            case "u", "U", "x":
+                let digits = escape == "U" ? 8 : escape == "u" ? 4 : 2
+                var hex = ""
+                for _ in 0..<digits {
+                    guard let digit = peek(), digit.properties.isASCIIHexDigit else { break }
+                    hex.unicodeScalars.append(digit)
+                    advance()
+                }
+                if let code = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(code) {
+                    result.unicodeScalars.append(decoded)
+                }
+            default: result.unicodeScalars.append(escape)
+            }
+        }
+        return result
+    }
+
+    mutating func literalString() -> String {
+        var result = ""
+        advance()
+        while let scalar = peek(), scalar != "\n" {
+            advance()
+            if scalar == "'" { return result }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+
+    /// """…""" or '''…''', which may span lines and end in up to two extra quotes.
+    mutating func multilineString(quote: Unicode.Scalar) {
+        for _ in 0..<3 { advance() }
+        while let scalar = peek() {
+            if scalar == "\\" && quote == "\"" {
+                advance()
+                advance()
+            } else if scalar == quote && peek(1) == quote && peek(2) == quote {
+                for _ in 0..<3 { advance() }
+                for _ in 0..<2 where peek() == quote { advance() }
+                return
+            } else {
+                advance()
+            }
+        }
+    }
+}

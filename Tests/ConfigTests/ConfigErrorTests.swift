@@ -1,0 +1,256 @@
+import Testing
+@testable import Config
+
+/// The problems `text` has; fails the test if it parses.
+private func problems(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [ConfigError.Problem] {
+    do {
+        let settings = try ConfigLoader.parse(text, path: "test.toml")
+        Issue.record("parsed without error: \(settings)", sourceLocation: sourceLocation)
+        return []
+    } catch {
+        return error.problems
+    }
+}
+
+/// The only problem of `text`.
+private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ConfigError.Problem {
+    let all = problems(text, sourceLocation: sourceLocation)
+    #expect(all.count == 1, "\(all)", sourceLocation: sourceLocation)
+    return try #require(all.first, sourceLocation: sourceLocation)
+}
+
+@Suite struct ConfigErrorTests {
+    @Test func syntaxErrorHasTOMLKitsPosition() throws {
+        let found = try problem("[grid]\ncolumns = 4\nspacing = = 3\n")
+        #expect(found.kind == .syntax)
+        #expect(found.line == 3)
+        #expect(found.column != nil)
+        #expect(found.key == nil)
+        #expect(found.message.hasPrefix("invalid TOML: error while parsing"))
+    }
+
+    @Test func duplicateKeyIsASyntaxError() throws {
+        let found = try problem("[grid]\ncolumns = 4\n\ncolumns = 5\n")
+        #expect(found.kind == .syntax)
+        #expect(found.line == 4)
+    }
+
+    @Test func unknownTableSuggestsTheClosest() throws {
+        let found = try problem("[grid]\ncolumns = 3\n\n[pagr]\nmax_zoom = 3\n")
+        #expect(found.kind == .unknownTable)
+        #expect(found.line == 4)
+        #expect(found.column == 1)
+        #expect(found.key == "pagr")
+        #expect(found.suggestion == "pager")
+        #expect(found.message == "unknown table [pagr]; did you mean [pager]?")
+    }
+
+    @Test func unknownTableFarFromAnyHasNoSuggestion() throws {
+        let found = try problem("[network]\nport = 80\n")
+        #expect(found.kind == .unknownTable)
+        #expect(found.suggestion == nil)
+        #expect(found.message == "unknown table [network]")
+    }
+
+    @Test func unknownKeySuggestsTheClosestInItsTable() throws {
+        let text = """
+            # kiosk
+            [grid]
+            spacing = 4
+
+              colums = 5
+            """
+        let found = try problem(text)
+        #expect(found.kind == .unknownKey)
+        #expect(found.line == 5)
+        #expect(found.column == 3)
+        #expect(found.key == "grid.colums")
+        #expect(found.suggestion == "columns")
+        #expect(found.message == "unknown key `colums` in [grid]; did you mean `columns`?")
+
+        let error = #expect(throws: ConfigError.self) { try ConfigLoader.parse(text, path: "/etc/vitrine/vitrine.toml") }
+        #expect(error?.description
+            == "/etc/vitrine/vitrine.toml:5:3: unknown key `colums` in [grid]; did you mean `columns`?")
+    }
+
+    @Test func byteOrderMarkDoesNotShiftPositions() throws {
+        let found = try problem("\u{FEFF}[grid]\ncolums = 5\n")
+        #expect(found.line == 2)
+        #expect(found.column == 1)
+    }
+
+    @Test func keyInTheWrongTableSuggestsItsTable() throws {
+        let found = try problem("[pager]\ncolumns = 5\n")
+        #expect(found.suggestion == "grid.columns")
+        #expect(found.line == 2)
+        #expect(found.message == "unknown key `columns` in [pager]; did you mean `grid.columns`?")
+    }
+
+    @Test func keyOutsideAnyTable() throws {
+        let found = try problem("decelerate_rate = 0.99\n[grid]\n")
+        #expect(found.kind == .unknownKey)
+        #expect(found.line == 1)
+        #expect(found.suggestion == "grid.deceleration_rate")
+    }
+
+    @Test func swiftStyleNameSuggestsTheSnakeCaseKey() throws {
+        let found = try problem("[input]\nswapXY = true\n")
+        #expect(found.suggestion == "swap_xy")
+    }
+
+    @Test func wrongTypes() throws {
+        let found = problems("""
+            [grid]
+            columns = "four"
+            spacing = true
+            [photos]
+            watch = 1
+            [dismiss]
+            min_scale = "0.5"
+            [log]
+            level = 3
+            """)
+        #expect(found.map(\.kind) == Array(repeating: .wrongType, count: 5))
+        #expect(found.map(\.line) == [2, 3, 5, 7, 9])
+        #expect(found.map(\.key) == ["grid.columns", "grid.spacing", "photos.watch", "dismiss.min_scale", "log.level"])
+        #expect(found[0].message == "`grid.columns` must be an integer, got string")
+        #expect(found[1].message == "`grid.spacing` must be a number, got boolean")
+        #expect(found[2].message == "`photos.watch` must be true or false, got integer")
+        #expect(found[4].message
+            == "`log.level` must be one of trace, debug, info, notice, warning, error, critical; got integer")
+    }
+
+    @Test func floatWhereAnIntegerIsExpectedIsAWrongType() throws {
+        let found = try problem("[cache]\nmegabytes = 128.0\n")
+        #expect(found.kind == .wrongType)
+        #expect(found.message == "`cache.megabytes` must be an integer, got float")
+    }
+
+    @Test func tableNameUsedAsAValue() throws {
+        let found = try problem("grid = 4\n")
+        #expect(found.kind == .wrongType)
+        #expect(found.key == "grid")
+        #expect(found.message == "`grid` must be a table, got integer")
+    }
+
+    @Test func outOfRangeNamesTheRange() throws {
+        let found = problems("""
+            [grid]
+            columns = 40
+            [animation]
+            open_duration = 10
+            open_damping = 0.0
+            [grid.x]
+            """)
+        let ranges = found.filter { $0.kind == .outOfRange }
+        #expect(ranges.map(\.line) == [2, 4, 5])
+        #expect(ranges[0].message == "`grid.columns` = 40 is out of range 1...12")
+        #expect(ranges[1].message == "`animation.open_duration` = 10 is out of range 0.05...5 s")
+        #expect(ranges[2].message == "`animation.open_damping` = 0 is out of range 0.1...2")
+        // The sub-table of a known table is an unknown key of it, at its header.
+        #expect(found.last?.kind == .unknownKey)
+        #expect(found.last?.line == 6)
+    }
+
+    @Test func nanAndInfinityAreOutOfRange() throws {
+        let found = problems("[pager]\nflick_velocity = inf\nmax_zoom = nan\n")
+        #expect(found.map(\.kind) == [.outOfRange, .outOfRange])
+        #expect(found.map(\.line) == [2, 3])
+    }
+
+    @Test func doubleTapZoomIsBoundedByMaxZoom() throws {
+        let both = try problem("[pager]\nmax_zoom = 3\ndouble_tap_zoom = 3.5\n")
+        #expect(both.kind == .outOfRange)
+        #expect(both.line == 3)
+        #expect(both.key == "pager.double_tap_zoom")
+        #expect(both.message == "`pager.double_tap_zoom` = 3.5 is out of range 1...3 (1...pager.max_zoom)")
+
+        // Only max_zoom in the file, below the default double_tap_zoom: the line is max_zoom's.
+        let onlyMax = try problem("[pager]\nmax_zoom = 2\n")
+        #expect(onlyMax.line == 2)
+        #expect(onlyMax.key == "pager.double_tap_zoom")
+    }
+
+    @Test func badEnumerationValue() throws {
+        let found = try problem("[photos]\nsort = \"date\"\n")
+        #expect(found.kind == .notOneOf)
+        #expect(found.line == 2)
+        #expect(found.key == "photos.sort")
+        #expect(found.message == "`photos.sort` must be one of name, modified; got \"date\"")
+    }
+
+    @Test func badRotations() throws {
+        let found = problems("""
+            [display]
+            rotation = 45
+            [input]
+            rotation = "left"
+            """)
+        #expect(found.map(\.kind) == [.notOneOf, .notOneOf])
+        #expect(found.map(\.line) == [2, 4])
+        #expect(found[0].message == "`display.rotation` must be \"auto\" or one of 0, 90, 180, 270; got 45")
+        #expect(found[1].message == "`input.rotation` must be \"auto\" or one of 0, 90, 180, 270; got \"left\"")
+
+        let float = try problem("[display]\nrotation = 90.0\n")
+        #expect(float.kind == .wrongType)
+    }
+
+    @Test func badStringFormats() throws {
+        let found = problems("""
+            [display]
+            mode = "1920x1080@"
+            card = "card0"
+            [grid]
+            placeholder_color = "#12345"
+            background_color = "red"
+            """)
+        #expect(found.map(\.kind) == Array(repeating: .badFormat, count: 4))
+        #expect(found.map(\.line) == [2, 3, 5, 6])
+        #expect(found[0].message
+            == "`display.mode` must be \"auto\" or a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"; got \"1920x1080@\"")
+        #expect(found[2].message == "`grid.placeholder_color` must be a colour \"#RRGGBB\"; got \"#12345\"")
+    }
+
+    @Test func calibrationMustBeSixNumbers() throws {
+        let short = try problem("[input]\ncalibration = [1, 0, 0, 0, 1]\n")
+        #expect(short.kind == .wrongCount)
+        #expect(short.line == 2)
+        #expect(short.key == "input.calibration")
+        #expect(short.message == "`input.calibration` must be an array of 6 numbers, got 5")
+
+        let text = try problem("[input]\ncalibration = [1, 0, 0, 0, \"1\", 0]\n")
+        #expect(text.kind == .wrongType)
+        #expect(text.message == "`input.calibration` must be an array of 6 numbers; element 5 is a string \"1\"")
+
+        let notArray = try problem("[input]\ncalibration = \"identity\"\n")
+        #expect(notArray.kind == .wrongType)
+    }
+
+    @Test func everyProblemIsReportedInFileOrder() throws {
+        let text = """
+            [log]
+            level = "verbose"
+
+            [grid]
+            columns = 0
+            spacng = 2
+
+            [displya]
+            mode = "auto"
+            """
+        let error = #expect(throws: ConfigError.self) { try ConfigLoader.parse(text, path: "v.toml") }
+        let lines = error?.description.split(separator: "\n") ?? []
+        #expect(lines == [
+            "v.toml:2:1: `log.level` must be one of trace, debug, info, notice, warning, error, critical; got \"verbose\"",
+            "v.toml:5:1: `grid.columns` = 0 is out of range 1...12",
+            "v.toml:6:1: unknown key `spacng` in [grid]; did you mean `spacing`?",
+            "v.toml:8:1: unknown table [displya]; did you mean [display]?",
+        ])
+    }
+
+    @Test func nulCharacterIsReported() throws {
+        let found = try problem("[grid]\ncolumns = 4\u{0}\n")
+        #expect(found.kind == .syntax)
+        #expect(found.line == 2)
+    }
+}
