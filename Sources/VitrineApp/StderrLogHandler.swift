@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 /// One line per event on stderr: "vitrine[<level>]: message key=value". systemd's journal adds the
@@ -28,8 +29,23 @@ public struct StderrLogHandler: LogHandler {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// Installs this handler for every Logger the process makes; call once at start.
+    /// Installs this handler for every Logger the process makes. swift-log allows one bootstrap per
+    /// process, so later calls (SIGHUP's reload, tests) only change the level.
     public static func bootstrap(level: Logger.Level) {
-        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, level: level) }
+        state.withLock { state in
+            state.level = level
+            guard !state.installed else { return }
+            state.installed = true
+            LoggingSystem.bootstrap { label in
+                StderrLogHandler(label: label, level: StderrLogHandler.state.withLock { $0.level })
+            }
+        }
+    }
+
+    private static let state = Mutex(BootstrapState())
+
+    private struct BootstrapState {
+        var installed = false
+        var level = Logger.Level.info
     }
 }

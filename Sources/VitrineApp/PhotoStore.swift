@@ -1,0 +1,113 @@
+import Blitter
+import Foundation
+import Geometry
+import Logging
+import Photos
+import Scene
+
+/// The app's decoded pixels: which sizes it asks for (a thumbnail covering a grid cell, the photo at
+/// its aspect-fit size on screen) and in what order (what is on screen first, then its neighbours),
+/// over Photos' decode queue and LRU cache. Lookups never wait; completions arrive on a worker
+/// thread and are passed on through `onDecoded` (the event loop's eventfd in `run`).
+public final class PhotoStore: PhotoImages {
+    public private(set) var photos: [PhotoInfo]
+    private let cache: ImageCache
+    private let queue: DecodeQueue
+    private let screenSize: ImageSize
+    private let cellSide: Int
+
+    public init(photos: [PhotoInfo], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
+                maxMegapixels: Double, logger: Logger, onDecoded: @escaping @Sendable () -> Void) {
+        self.photos = photos
+        self.screenSize = ImageSize(width: Int(screenSize.width), height: Int(screenSize.height))
+        self.cellSide = max(1, Int(cellSide.rounded(.up)))
+        cache = ImageCache(megabytes: cacheMegabytes)
+        queue = DecodeQueue(cache: cache, workers: 2, maxMegapixels: maxMegapixels, logger: logger) { _, _ in
+            onDecoded()
+        }
+    }
+
+    deinit { queue.stop() }
+
+    /// The library changed (rescan, inotify): forget what belongs to photos that are gone or changed.
+    public func replacePhotos(_ newPhotos: [PhotoInfo]) {
+        let kept = Set(newPhotos.map(\.identity))
+        for old in photos where !kept.contains(old.identity) {
+            cache.removeAll(path: old.path)
+            queue.forget(path: old.path)
+        }
+        photos = newPhotos
+    }
+
+    /// Photo sizes after EXIF orientation, for the scene's layout.
+    public var orientedSizes: [Size] {
+        photos.map { Size(width: $0.size.width, height: $0.size.height) }
+    }
+
+    // MARK: - Sizes
+
+    func thumbnailKey(_ index: Int) -> ImageKey? {
+        guard photos.indices.contains(index) else { return nil }
+        let photo = photos[index]
+        return ImageKey(path: photo.path, size: photo.size.filling(ImageSize(width: cellSide, height: cellSide)))
+    }
+
+    func screenKey(_ index: Int) -> ImageKey? {
+        guard photos.indices.contains(index) else { return nil }
+        let photo = photos[index]
+        return ImageKey(path: photo.path, size: photo.size.fitting(in: screenSize))
+    }
+
+    // MARK: - PhotoImages
+
+    public func thumbnail(_ index: Int) -> Bitmap? {
+        thumbnailKey(index).flatMap(cache.image(for:))
+    }
+
+    public func screenImage(_ index: Int) -> Bitmap? {
+        screenKey(index).flatMap(cache.image(for:))
+    }
+
+    // MARK: - What to decode
+
+    /// Tells the decoder what `frame` shows and what comes next, most urgent first: the photo a
+    /// transition carries or the pager shows, the visible cells, the pager's neighbours, then the
+    /// cells a screen above and below. Anything else still queued is dropped.
+    public func want(for frame: SceneFrame, screenHeight: Double) {
+        var wanted: [ImageKey: Int] = [:]
+        func add(_ key: ImageKey?, _ priority: Int) {
+            guard let key else { return }
+            wanted[key] = min(wanted[key] ?? Int.max, priority)
+        }
+        if let moving = frame.movingPhoto {
+            add(screenKey(moving.index), 0)
+            add(thumbnailKey(moving.index), 0)
+        }
+        for page in frame.pages {
+            add(screenKey(page.index), page.index == frame.currentIndex ? 0 : 1)
+        }
+        if frame.mode != .grid, let current = frame.currentIndex {
+            add(thumbnailKey(current), 1)
+            add(screenKey(current - 1), 2)
+            add(screenKey(current + 1), 2)
+        }
+        // Visible cells from the centre of the screen outward, then a screen above and below.
+        let centre = screenHeight / 2
+        let cells = frame.gridCells.sorted { abs($0.rect.midY - centre) < abs($1.rect.midY - centre) }
+        for (rank, cell) in cells.enumerated() {
+            let onScreen = cell.rect.maxY > 0 && cell.rect.minY < screenHeight
+            add(thumbnailKey(cell.index), onScreen ? 3 + rank / 8 : 100 + rank)
+        }
+        queue.setWanted(wanted)
+    }
+
+    /// True when everything asked for is decoded (or failed): `simulate` waits for this before a
+    /// snapshot so its pictures do not depend on the machine's speed.
+    public var isSettled: Bool { queue.pendingCount == 0 }
+
+    /// Blocks until the decoder has nothing left to do; only for `simulate`, never on the frame loop.
+    public func waitUntilSettled(timeout: Double = 60) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !isSettled && Date() < deadline { usleep(2_000) }
+    }
+}

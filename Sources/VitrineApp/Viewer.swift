@@ -1,0 +1,49 @@
+import Blitter
+import Config
+import Geometry
+import Logging
+import Photos
+import Scene
+import Touch
+
+/// The app without its devices: the scene, the photos it shows and the renderer. `run` drives it
+/// from evdev and the DRM card, `simulate` and the headless tour from scripts and virtual time.
+public final class Viewer {
+    public let settings: Settings
+    public let screenSize: Size
+    public let scene: Scene
+    public let store: PhotoStore
+    private let renderer: Renderer
+
+    public init(settings: Settings, screenSize: Size, photos: [PhotoInfo], logger: Logger,
+                onDecoded: @escaping @Sendable () -> Void) {
+        self.settings = settings
+        self.screenSize = screenSize
+        let columns = Double(settings.grid.columns), spacing = settings.grid.spacing
+        let cellSide = (screenSize.width - (columns + 1) * spacing) / columns
+        store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: cellSide,
+                           cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
+                           logger: logger, onDecoded: onDecoded)
+        scene = Scene(settings: settings, screenSize: screenSize, photoSizes: store.orientedSizes)
+        renderer = Renderer(grid: settings.grid)
+    }
+
+    public func handle(_ event: ScriptedEvent) {
+        switch event {
+        case .touch(let frame): scene.handle(frame)
+        case .back(let time): scene.handleBack(at: time)
+        }
+    }
+
+    /// Samples the scene at `time` (the time the frame will be shown) and tells the decoder what
+    /// that frame needs.
+    public func frame(at time: Double) -> SceneFrame {
+        let frame = scene.frame(at: time)
+        store.want(for: frame, screenHeight: screenSize.height)
+        return frame
+    }
+
+    public func draw(_ frame: SceneFrame, into target: inout Bitmap) {
+        renderer.render(frame, images: store, into: &target)
+    }
+}
