@@ -1,0 +1,66 @@
+import Glibc
+
+/// systemd's notify protocol (sd_notify(3)) spoken directly: one datagram of "KEY=VALUE" lines to
+/// the AF_UNIX socket named in $NOTIFY_SOCKET. Written here rather than linking libsystemd because
+/// the protocol is a dozen lines, the binary stays free of a library the static end-to-end build
+/// would have to carry, and a kiosk without systemd (the test VM) simply has no $NOTIFY_SOCKET.
+public final class ServiceNotifier {
+    private let socketFD: Int32
+    private var address: sockaddr_un
+    private let addressLength: socklen_t
+    /// Half of WatchdogSec when systemd's watchdog is on for this process: ping at least this often.
+    public let watchdogInterval: Double?
+
+    /// nil when the process was not started by systemd with Type=notify (no $NOTIFY_SOCKET).
+    public init?(environment: [String: String]) {
+        guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
+              path.hasPrefix("/") || path.hasPrefix("@") else { return nil }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        // A leading '@' names an abstract socket: its name starts with a NUL byte.
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
+        guard bytes.count < capacity else { return nil }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        address = addr
+        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1))
+        guard let fd = try? systemCall("socket", { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else {
+            return nil
+        }
+        socketFD = fd
+        watchdogInterval = Self.watchdogInterval(environment)
+    }
+
+    deinit { close(socketFD) }
+
+    /// READY=1: the first frame is on screen.
+    public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
+    /// STATUS=...: one line a person reads in `systemctl status`.
+    public func status(_ text: String) { send("STATUS=\(text)") }
+    /// WATCHDOG=1: the frame loop is alive.
+    public func watchdog() { send("WATCHDOG=1") }
+    public func reloading() { send("RELOADING=1") }
+    public func stopping() { send("STOPPING=1") }
+
+    /// Sends one message; a lost notification must never stop the kiosk, so failures are ignored.
+    public func send(_ message: String) {
+        let bytes = Array(message.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                try? systemCall("sendto NOTIFY_SOCKET") {
+                    sendto(socketFD, bytes, bytes.count, Int32(MSG_NOSIGNAL), sa, addressLength)
+                }
+            }
+        }
+    }
+
+    /// WATCHDOG_USEC / 2 in seconds, when WATCHDOG_PID is unset or names this process.
+    static func watchdogInterval(_ environment: [String: String]) -> Double? {
+        guard let text = environment["WATCHDOG_USEC"], let usec = Double(text), usec > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], let value = Int32(pid), value != getpid() { return nil }
+        return usec / 1e6 / 2
+    }
+}
