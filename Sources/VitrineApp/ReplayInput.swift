@@ -1,0 +1,76 @@
+import Config
+import Foundation
+import Geometry
+import Scene
+import Touch
+
+/// An evemu recording replayed as `run` would see the device: the same TouchDecoder, the same axis
+/// mapping onto the screen, the first event at 0.5 s of the simulation (SPEC §6).
+public final class ReplayInput: ScriptedInput {
+    private var queue: [ScriptedEvent]
+    public let endTime: Double
+    public let deviceName: String
+
+    /// `path` is an evemu-record file, or "DEVICE.desc,EVENTS.events" for the old split format; an
+    /// .events file alone finds its .desc beside it (the part of the name before the first dot).
+    public init(path: String, screenSize: Size, input: Settings.Input, display: Settings.Display) throws {
+        let recording = try Self.load(path)
+        let rotation = (input.rotation ?? display.rotation ?? .none).rawValue
+        let transform: TouchTransform
+        var decoder: TouchDecoder
+        do {
+            transform = try TouchTransform(device: recording.device, screen: screenSize, rotation: rotation,
+                                           swapXY: input.swapXY, invertX: input.invertX, invertY: input.invertY,
+                                           calibration: input.calibration)
+            decoder = try TouchDecoder(device: recording.device, transform: transform)
+        } catch {
+            throw AppError("cannot replay \(path): \(error)")
+        }
+        deviceName = recording.device.name
+        var events: [ScriptedEvent] = []
+        for event in recording.replayEvents(firstEventAt: 0.5) {
+            if event.type == EventType.key, event.value == 1, event.code == KeyCode.esc || event.code == KeyCode.back {
+                events.append(.back(time: event.time))
+            } else if let frame = decoder.feed(event) {
+                events.append(.touch(frame))
+            }
+        }
+        queue = events
+        endTime = events.last?.time ?? 0.5
+    }
+
+    public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+        let due = queue.prefix { $0.time <= time }
+        queue.removeFirst(due.count)
+        return Array(due)
+    }
+
+    static func load(_ path: String) throws -> EvemuRecording {
+        func read(_ file: String) throws -> String {
+            do {
+                return try String(contentsOfFile: file, encoding: .utf8)
+            } catch {
+                throw AppError("cannot read the recording \(file): \((error as NSError).localizedDescription)", exitCode: 2)
+            }
+        }
+        do {
+            let parts = path.split(separator: ",").map(String.init)
+            if parts.count == 2 {
+                return try EvemuRecording.parse(description: read(parts[0]), events: read(parts[1]))
+            }
+            let text = try read(path)
+            let hasHeader = text.split(separator: "\n").contains { $0.hasPrefix("N:") || $0.hasPrefix("A:") }
+            if !hasHeader, path.hasSuffix(".events") {
+                let url = URL(fileURLWithPath: path)
+                let stem = url.lastPathComponent.split(separator: ".").first.map(String.init) ?? ""
+                let description = url.deletingLastPathComponent().appendingPathComponent(stem + ".desc").path
+                return try EvemuRecording.parse(description: read(description), events: text)
+            }
+            return try EvemuRecording.parse(text: text)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError("cannot parse the recording \(path): \(error)", exitCode: 2)
+        }
+    }
+}
