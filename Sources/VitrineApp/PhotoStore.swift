@@ -31,8 +31,8 @@ public final class PhotoStore: PhotoImages {
 
     /// The library changed (rescan, inotify): forget what belongs to photos that are gone or changed.
     public func replacePhotos(_ newPhotos: [PhotoInfo]) {
-        let kept = Set(newPhotos.map(\.identity))
-        for old in photos where !kept.contains(old.identity) {
+        let kept = Set(newPhotos)
+        for old in photos where !kept.contains(old) {
             cache.removeAll(path: old.path)
             queue.forget(path: old.path)
         }
@@ -74,10 +74,11 @@ public final class PhotoStore: PhotoImages {
     /// transition carries or the pager shows, the visible cells, the pager's neighbours, then the
     /// cells a screen above and below. Anything else still queued is dropped.
     public func want(for frame: SceneFrame, screenHeight: Double) {
+        // Ranks: 0 is the most urgent; the decode queue takes higher numbers first.
         var wanted: [ImageKey: Int] = [:]
-        func add(_ key: ImageKey?, _ priority: Int) {
+        func add(_ key: ImageKey?, _ rank: Int) {
             guard let key else { return }
-            wanted[key] = min(wanted[key] ?? Int.max, priority)
+            wanted[key] = max(wanted[key] ?? Int.min, 10_000 - rank)
         }
         if let moving = frame.movingPhoto {
             add(screenKey(moving.index), 0)
