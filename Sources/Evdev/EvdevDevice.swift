@@ -87,6 +87,13 @@ public final class EvdevDevice {
                                       fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
     }
 
+    /// Keys and buttons that are down now (EVIOCGKEY).
+    public func keysDown() throws -> Set<UInt16> {
+        var bits = [UInt8](repeating: 0, count: 96)
+        try systemCall("EVIOCGKEY \(path)") { vitrine_eviocgkey(fileDescriptor, &bits, UInt(bits.count)) }
+        return Self.bitSet(bits)
+    }
+
     private static func describe(_ fd: Int32, path: String) throws -> DeviceDescription {
         var nameBytes = [CChar](repeating: 0, count: 256)
         _ = vitrine_eviocgname(fd, &nameBytes, UInt(nameBytes.count - 1))

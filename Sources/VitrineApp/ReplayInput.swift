@@ -15,13 +15,10 @@ public final class ReplayInput: ScriptedInput {
     /// .events file alone finds its .desc beside it (the part of the name before the first dot).
     public init(path: String, screenSize: Size, input: Settings.Input, display: Settings.Display) throws {
         let recording = try Self.load(path)
-        let rotation = (input.rotation ?? display.rotation ?? .none).rawValue
-        let transform: TouchTransform
         var decoder: TouchDecoder
         do {
-            transform = try TouchTransform(device: recording.device, screen: screenSize, rotation: rotation,
-                                           swapXY: input.swapXY, invertX: input.invertX, invertY: input.invertY,
-                                           calibration: input.calibration)
+            let transform = try TouchMapping.transform(for: recording.device, screen: screenSize, input: input,
+                                                       displayRotation: display.rotation ?? .none)
             decoder = try TouchDecoder(device: recording.device, transform: transform)
         } catch {
             throw AppError("cannot replay \(path): \(error)")
