@@ -24,6 +24,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
 
+        // libjpeg's error handling needs setjmp/longjmp, which Swift cannot call: the fallback
+        // decoder for files TurboJPEG's tj* API refuses is a few lines of C.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+
         // Pure logic: no I/O.
         .target(name: "Geometry"),
         .target(name: "Blitter", dependencies: ["Geometry"]),
@@ -36,7 +40,7 @@ let package = Package(
         // Linux and C glue.
         .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
         .target(name: "Photos", dependencies: [
-            "Geometry", "Blitter", "CTurboJPEG", "CJPEG",
+            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "DRM", dependencies: [
