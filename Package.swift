@@ -67,7 +67,9 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
-        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Blitter", "Geometry"], resources: [.copy("JPEGs")]),
+        .testTarget(name: "PhotosTests", dependencies: [
+            "Photos", "Blitter", "Geometry", .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("JPEGs")]),
         .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG"]),
     ],
     swiftLanguageModes: [.v5]

@@ -165,7 +165,13 @@ public final class JPEGDecoder {
 
     /// A whole JPEG file in memory, upright, resampled to exactly `target`.
     public func decode(bytes: [UInt8], path: String, to requested: ImageSize) throws -> DecodedImage {
-        let header = try readHeader(bytes: bytes, path: path)
+        try decode(bytes: bytes, path: path, to: requested, route: nil)
+    }
+
+    /// `route` forces a decoder (tests compare the two).
+    func decode(bytes: [UInt8], path: String, to requested: ImageSize, route: JPEGHeader.Route?) throws -> DecodedImage {
+        var header = try readHeader(bytes: bytes, path: path)
+        if let route { header.route = route }
         let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
         let storedTarget = header.orientation.storedSize(target)
         let factor = ScalingFactor.smallestCovering(storedTarget, from: header.storedSize, among: scalingFactors)

@@ -17,7 +17,7 @@ public struct JPEGHeader: Equatable, Sendable {
     public let colorSpace: ColorSpace
     /// A decoder warning about the headers (junk between segments); the image may still be fine.
     public let warning: String?
-    let route: Route
+    var route: Route
 
     /// The displayed size, after the EXIF orientation.
     public var size: ImageSize { orientation.orientedSize(storedSize) }
