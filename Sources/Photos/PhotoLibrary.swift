@@ -17,7 +17,8 @@ public struct PhotoLibrary: Sendable {
     /// The files left out, in name order, each with its reason.
     public let rejects: [PhotoError]
 
-    /// Scans `directory` now. Throws only when the directory itself cannot be listed.
+    /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
+    /// cannot be listed (a `PhotoError`) or no TurboJPEG decompressor can be made.
     public init(scanning directory: String, order: Order = .name, maxMegapixels: Double = 100,
                 logger: Logger) throws {
         self.directory = directory
