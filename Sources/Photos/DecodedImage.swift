@@ -1,0 +1,13 @@
+import Blitter
+
+/// A decoded photo, upright and resampled to the size that was asked for.
+public struct DecodedImage: Sendable {
+    public let bitmap: Bitmap
+    public let header: JPEGHeader
+    /// The factor the decoder scaled by, and its output size (stored orientation), before resampling.
+    public let scale: ScalingFactor
+    public let decodedSize: ImageSize
+    /// Set when the decoder warned (truncated or corrupt data): the image is shown, partly grey
+    /// as djpeg shows it, and the warning is logged once.
+    public let warning: String?
+}

@@ -1,0 +1,262 @@
+import Blitter
+import CJPEGShim
+import CTurboJPEG
+
+/// Reads JPEG headers and decodes JPEGs to upright bitmaps of an exact size. Owns one TurboJPEG
+/// decompressor, which is not thread-safe: use one decoder per thread.
+///
+/// Bad input gives a `PhotoError`, never a crash, and sizes are checked against `maxMegapixels`
+/// from the frame header before any pixel buffer exists. Decoding is scaled in the DCT domain to the
+/// smallest TurboJPEG factor that covers the target, so a 12 MP photo is never held at full size.
+public final class JPEGDecoder {
+    public let maxMegapixels: Double
+    private let handle: tjhandle
+    private let scalingFactors: [ScalingFactor]
+
+    /// How much of a file the header read takes first; more is read only when the headers
+    /// (EXIF, ICC profiles) go on past it.
+    static let headerPrefix = 64 * 1024
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public let call: String
+        public let message: String
+        public var description: String { "\(call) failed: \(message)" }
+    }
+
+    public init(maxMegapixels: Double = 100) throws {
+        guard let handle = tjInitDecompress() else {
+            throw SetupError(call: "tjInitDecompress", message: String(cString: tjGetErrorStr2(nil)))
+        }
+        self.handle = handle
+        self.maxMegapixels = maxMegapixels
+        var count: Int32 = 0
+        if let factors = tjGetScalingFactors(&count), count > 0 {
+            scalingFactors = (0..<Int(count)).map { ScalingFactor(num: Int(factors[$0].num), denom: Int(factors[$0].denom)) }
+        } else {
+            scalingFactors = [.one]
+        }
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    // MARK: Header
+
+    /// The checked header of the file at `path`, reading only as much of it as the headers need.
+    public func readHeader(path: String) throws -> JPEGHeader {
+        try readHeader(file: PhotoFile(path: path))
+    }
+
+    private func readHeader(file: PhotoFile) throws -> JPEGHeader {
+        var bytes = try file.readPrefix(Self.headerPrefix)
+        while true {
+            let layout = JPEGLayout(parsing: bytes[...])
+            if case let .endOfData(needed) = layout.stop, bytes.count < file.size {
+                let more = try file.readPrefix(max(needed, bytes.count * 2))
+                if more.count > bytes.count {  // else the file shrank under us: judge what we have
+                    bytes = more
+                    continue
+                }
+            }
+            return try header(of: bytes, layout: layout, fileSize: file.size, path: file.path)
+        }
+    }
+
+    /// The checked header of a whole JPEG file held in memory.
+    public func readHeader(bytes: [UInt8], path: String) throws -> JPEGHeader {
+        try header(of: bytes, layout: JPEGLayout(parsing: bytes[...]), fileSize: bytes.count, path: path)
+    }
+
+    /// `bytes` is the start of a file of `fileSize` bytes (or all of it).
+    private func header(of bytes: [UInt8], layout: JPEGLayout, fileSize: Int, path: String) throws -> JPEGHeader {
+        func fail(_ reason: PhotoError.Reason) -> PhotoError { PhotoError(path: path, reason: reason) }
+        guard fileSize > 0 else { throw fail(.empty) }
+        if case let .notJPEG(first, second) = layout.stop { throw fail(.notJPEG(firstBytes: [first, second])) }
+        if fileSize < 2 { throw fail(.notJPEG(firstBytes: bytes)) }
+
+        // The frame header's own numbers first: these are the cases that must cost nothing.
+        if let frame = layout.frame {
+            guard frame.width > 0, frame.height > 0 else {
+                throw fail(.zeroSize(width: frame.width, height: frame.height))
+            }
+            try checkLimit(width: frame.width, height: frame.height, path: path)
+            guard frame.precision == 8 else { throw fail(.unsupported("\(frame.precision)-bit samples")) }
+        }
+        switch layout.stop {
+        case .endOfImage:
+            throw fail(layout.frame == nil ? .noImage : .noImageData)
+        case .endOfData:
+            throw fail(.truncatedHeader)
+        case let .badSegment(offset):
+            throw fail(.decoder("invalid marker segment length at byte \(offset)"))
+        case let .startOfScan(dataOffset):
+            // Nothing (or only EOI) after the scan header: there is no picture to show.
+            if fileSize - dataOffset <= 2 { throw fail(.noImageData) }
+        case .notJPEG:
+            break  // handled above
+        }
+
+        // TurboJPEG, then libjpeg for what TurboJPEG 2.1 refuses (sampling layouts like 4:1:0).
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
+        let status = tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorSpace)
+        var warning: String?
+        var route = JPEGHeader.Route.turboJPEG
+        if status != 0 {
+            let message = String(cString: tjGetErrorStr2(handle))
+            let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+            if isWarning, width > 0, height > 0, subsampling >= 0 {
+                warning = message
+            } else {
+                route = .libjpeg
+            }
+        }
+        let storedSize: ImageSize
+        let space: JPEGHeader.ColorSpace
+        switch route {
+        case .turboJPEG:
+            // TurboJPEG 2.1 answers "success" for a stream with tables but no frame, without
+            // setting the outputs: the initial values show it.
+            guard width > 0, height > 0 else { throw fail(.noImage) }
+            storedSize = ImageSize(width: Int(width), height: Int(height))
+            switch colorSpace {
+            case Int32(TJCS_GRAY.rawValue): space = .gray
+            case Int32(TJCS_CMYK.rawValue), Int32(TJCS_YCCK.rawValue): space = .cmyk
+            default: space = .color
+            }
+        case .libjpeg:
+            var info = vt_jpeg_info()
+            let (result, message) = withMessageBuffer { buffer, size in
+                vt_jpeg_read_header(bytes, UInt(bytes.count), 1, 1, &info, buffer, size)
+            }
+            guard result != VT_JPEG_ERROR else { throw fail(.decoder(message)) }
+            if result == VT_JPEG_WARNING { warning = message }
+            guard info.width > 0, info.height > 0 else { throw fail(.zeroSize(width: Int(info.width), height: Int(info.height))) }
+            storedSize = ImageSize(width: Int(info.width), height: Int(info.height))
+            space = info.is_cmyk != 0 ? .cmyk : (info.components == 1 ? .gray : .color)
+        }
+        try checkLimit(width: storedSize.width, height: storedSize.height, path: path)
+        return JPEGHeader(storedSize: storedSize, orientation: layout.orientation, colorSpace: space,
+                          warning: warning, route: route)
+    }
+
+    private func checkLimit(width: Int, height: Int, path: String) throws {
+        guard Double(width) * Double(height) <= maxMegapixels * 1e6 else {
+            throw PhotoError(path: path, reason: .tooLarge(width: width, height: height, maxMegapixels: maxMegapixels))
+        }
+    }
+
+    // MARK: Decoding
+
+    /// The scaling factor a decode of an image stored at `stored` with `orientation` would use for
+    /// a displayed `target` size.
+    public func scalingFactor(stored: ImageSize, orientation: Orientation, target: ImageSize) -> ScalingFactor {
+        ScalingFactor.smallestCovering(orientation.storedSize(target), from: stored, among: scalingFactors)
+    }
+
+    /// The photo at `path`, upright, resampled to exactly `target` (displayed orientation; callers
+    /// keep the aspect ratio with `ImageSize.filling` or `fitting`).
+    public func decode(path: String, to target: ImageSize) throws -> DecodedImage {
+        let file = try PhotoFile(path: path)
+        // Check the header before reading the rest: a bomb or a text file costs one small read.
+        _ = try readHeader(file: file)
+        return try decode(bytes: try file.readAll(), path: path, to: target)
+    }
+
+    /// A whole JPEG file in memory, upright, resampled to exactly `target`.
+    public func decode(bytes: [UInt8], path: String, to requested: ImageSize) throws -> DecodedImage {
+        try decode(bytes: bytes, path: path, to: requested, route: nil)
+    }
+
+    /// `route` forces a decoder (tests compare the two).
+    func decode(bytes: [UInt8], path: String, to requested: ImageSize, route: JPEGHeader.Route?) throws -> DecodedImage {
+        var header = try readHeader(bytes: bytes, path: path)
+        if let route { header.route = route }
+        let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
+        let storedTarget = header.orientation.storedSize(target)
+        let factor = ScalingFactor.smallestCovering(storedTarget, from: header.storedSize, among: scalingFactors)
+
+        var (decoded, warning) = try header.route == .turboJPEG
+            ? decodeWithTurboJPEG(bytes, header: header, factor: factor, path: path)
+            : decodeWithLibjpeg(bytes, header: header, factor: factor, path: path)
+        let decodedSize = ImageSize(width: decoded.width, height: decoded.height)
+        warning = header.warning ?? warning
+
+        if decodedSize != storedTarget {
+            decoded = decoded.resized(width: storedTarget.width, height: storedTarget.height)
+        }
+        let bitmap = header.orientation.apply(to: decoded)
+        return DecodedImage(bitmap: bitmap, header: header, scale: factor, decodedSize: decodedSize, warning: warning)
+    }
+
+    private func decodeWithTurboJPEG(_ bytes: [UInt8], header: JPEGHeader, factor: ScalingFactor,
+                                     path: String) throws -> (Bitmap, String?) {
+        let size = factor.scale(header.storedSize)
+        var pixels = [UInt32](repeating: 0, count: size.width * size.height)
+        let format = header.colorSpace == .cmyk ? TJPF_CMYK : TJPF_BGRX
+        let status = pixels.withUnsafeMutableBytes { out in
+            tjDecompress2(handle, bytes, UInt(bytes.count), out.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                          Int32(size.width), Int32(size.width * 4), Int32(size.height), Int32(format.rawValue),
+                          TJFLAG_LIMITSCANS)
+        }
+        var warning: String?
+        if status != 0 {
+            let message = String(cString: tjGetErrorStr2(handle))
+            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+                throw PhotoError(path: path, reason: .decoder(message))
+            }
+            warning = message
+        }
+        Self.finishPixels(&pixels, cmyk: header.colorSpace == .cmyk)
+        return (Bitmap(width: size.width, height: size.height, stride: size.width, pixels: pixels), warning)
+    }
+
+    private func decodeWithLibjpeg(_ bytes: [UInt8], header: JPEGHeader, factor: ScalingFactor,
+                                   path: String) throws -> (Bitmap, String?) {
+        var info = vt_jpeg_info()
+        let num = UInt32(factor.num), denom = UInt32(factor.denom)
+        let (probe, probeMessage) = withMessageBuffer { buffer, size in
+            vt_jpeg_read_header(bytes, UInt(bytes.count), num, denom, &info, buffer, size)
+        }
+        guard probe != VT_JPEG_ERROR else { throw PhotoError(path: path, reason: .decoder(probeMessage)) }
+        let size = ImageSize(width: Int(info.output_width), height: Int(info.output_height))
+        guard !size.isEmpty, size.pixelCount <= header.storedSize.pixelCount else {
+            throw PhotoError(path: path, reason: .decoder("libjpeg output size \(size) for a \(header.storedSize) image"))
+        }
+        var pixels = [UInt32](repeating: 0, count: size.pixelCount)
+        let (result, message) = withMessageBuffer { buffer, messageSize in
+            pixels.withUnsafeMutableBytes { out in
+                vt_jpeg_decode(bytes, UInt(bytes.count), num, denom,
+                               out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count,
+                               &info, buffer, messageSize)
+            }
+        }
+        guard result != VT_JPEG_ERROR else { throw PhotoError(path: path, reason: .decoder(message)) }
+        Self.finishPixels(&pixels, cmyk: info.is_cmyk != 0)
+        return (Bitmap(width: size.width, height: size.height, stride: size.width, pixels: pixels),
+                result == VT_JPEG_WARNING ? message : nil)
+    }
+
+    /// Makes decoder output XRGB8888 with a zero X byte. BGRX bytes are 0xFFRRGGBB on little-endian;
+    /// CMYK bytes are converted as libjpeg-turbo's djpeg does for Adobe (inverted) CMYK:
+    /// R = C * K / 255, and so on.
+    static func finishPixels(_ pixels: inout [UInt32], cmyk: Bool) {
+        if cmyk {
+            for i in pixels.indices {
+                let value = UInt32(littleEndian: pixels[i])  // bytes C, M, Y, K in memory order
+                let c = value & 0xFF, m = value >> 8 & 0xFF, y = value >> 16 & 0xFF, k = value >> 24
+                pixels[i] = ((c * k + 127) / 255) << 16 | ((m * k + 127) / 255) << 8 | (y * k + 127) / 255
+            }
+        } else {
+            for i in pixels.indices { pixels[i] = UInt32(littleEndian: pixels[i]) & 0x00FF_FFFF }
+        }
+    }
+}
+
+/// Calls `body` with a C message buffer and returns its result and the message.
+private func withMessageBuffer(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> (Int32, String) {
+    var buffer = [CChar](repeating: 0, count: 256)
+    let result = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+    let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    return (result, message)
+}

@@ -1,0 +1,87 @@
+/// Why a photo cannot be shown: the file and a reason a kiosk integrator can act on.
+public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// The file could not be opened, read or stat'ed: the call and errno.
+        case unreadable(call: String, errno: Int32)
+        /// Zero bytes.
+        case empty
+        /// The first two bytes are not the JPEG SOI marker.
+        case notJPEG(firstBytes: [UInt8])
+        /// JPEG markers but no image in them (for instance only SOI and EOI).
+        case noImage
+        /// The file ends (or its markers break off) before the image data starts.
+        case truncatedHeader
+        /// All headers but no image data after the scan header.
+        case noImageData
+        /// A width or height of 0 in the frame header.
+        case zeroSize(width: Int, height: Int)
+        /// More pixels than `photos.max_megapixels` allows; refused before any pixel is allocated.
+        case tooLarge(width: Int, height: Int, maxMegapixels: Double)
+        /// A valid JPEG this decoder does not handle (12-bit samples, lossless, ...).
+        case unsupported(String)
+        /// The decoder refused the data: its own message.
+        case decoder(String)
+
+        public var description: String {
+            switch self {
+            case let .unreadable(call, errno):
+                return "cannot read the file: \(call) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+            case .empty:
+                return "empty file (0 bytes)"
+            case let .notJPEG(bytes):
+                let hex = bytes.map { "0x" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
+                return "not a JPEG file (starts with \(hex.joined(separator: " ")))"
+            case .noImage:
+                return "JPEG markers but no image in them"
+            case .truncatedHeader:
+                return "truncated: the file ends inside the JPEG headers"
+            case .noImageData:
+                return "truncated: headers only, no image data"
+            case let .zeroSize(width, height):
+                return "invalid image size \(width)x\(height) in the frame header"
+            case let .tooLarge(width, height, maxMegapixels):
+                let megapixels = Double(width) * Double(height) / 1e6
+                return "image too large: \(width)x\(height) is \(megapixels.formatted1) megapixels, "
+                    + "above photos.max_megapixels = \(maxMegapixels.formatted1)"
+            case let .unsupported(what):
+                return "unsupported JPEG: \(what)"
+            case let .decoder(message):
+                return "corrupt or unsupported JPEG: \(message)"
+            }
+        }
+    }
+
+    public let path: String
+    public let reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
+
+private extension Double {
+    /// One decimal, without Foundation's locale-dependent formatting.
+    var formatted1: String {
+        let tenths = (self * 10).rounded()
+        guard tenths.isFinite, abs(tenths) < 1e15 else { return "\(self)" }
+        let value = Int(tenths)
+        return "\(value / 10).\(abs(value % 10))"
+    }
+}

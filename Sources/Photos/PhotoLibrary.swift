@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+
+/// The photos of one directory: every *.jpg / *.jpeg (any case, not hidden, not in subdirectories)
+/// whose headers are sound, in the configured order. Only headers are read; bad files are left out
+/// with one warning each and listed in `rejects`.
+public struct PhotoLibrary: Sendable {
+    public enum Order: String, Sendable, CaseIterable {
+        /// Natural file-name order ("img2" before "img10").
+        case name
+        /// Oldest modification first; equal times by name.
+        case modified
+    }
+
+    public let directory: String
+    public let photos: [PhotoInfo]
+    /// The files left out, in name order, each with its reason.
+    public let rejects: [PhotoError]
+
+    /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
+    /// cannot be listed (a `PhotoError`) or no TurboJPEG decompressor can be made.
+    public init(scanning directory: String, order: Order = .name, maxMegapixels: Double = 100,
+                logger: Logger) throws {
+        self.directory = directory
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw PhotoError(path: directory, reason: .unreadable(call: "opendir", errno: Self.errnoOf(error)))
+        }
+        let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels)
+        var photos: [PhotoInfo] = []
+        var rejects: [PhotoError] = []
+        for name in names.filter(Self.isPhotoName).sorted(by: NaturalOrder.areInIncreasingOrder) {
+            let path = (directory as NSString).appendingPathComponent(name)
+            if Self.isDirectory(path) { continue }
+            do {
+                photos.append(try Self.info(path: path, decoder: decoder))
+            } catch let error as PhotoError {
+                logger.warning("Skipping photo \(error.path): \(error.reason)")
+                rejects.append(error)
+            }
+        }
+        if order == .modified {
+            // Stable sort: equal times keep name order.
+            photos = photos.enumerated().sorted { a, b in
+                a.element.modified != b.element.modified ? a.element.modified < b.element.modified : a.offset < b.offset
+            }.map(\.element)
+        }
+        self.photos = photos
+        self.rejects = rejects
+    }
+
+    /// A library with known contents (tests, simulations).
+    public init(directory: String, photos: [PhotoInfo], rejects: [PhotoError] = []) {
+        self.directory = directory
+        self.photos = photos
+        self.rejects = rejects
+    }
+
+    /// The headers of one file (for a file that appeared or changed after the scan).
+    public static func info(path: String, decoder: JPEGDecoder) throws -> PhotoInfo {
+        let file = try PhotoFile(path: path)
+        let header = try decoder.readHeader(path: path)
+        return PhotoInfo(path: path, fileSize: file.size, modified: file.modified,
+                         storedSize: header.storedSize, orientation: header.orientation)
+    }
+
+    /// *.jpg or *.jpeg in any case, and not hidden.
+    public static func isPhotoName(_ name: String) -> Bool {
+        guard !name.hasPrefix(".") else { return false }
+        let lower = name.lowercased()
+        return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    private static func errnoOf(_ error: Error) -> Int32 {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : ENOENT
+    }
+}

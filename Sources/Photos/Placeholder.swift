@@ -1,3 +1,0 @@
-import CTurboJPEG
-import CJPEG
-let _turboJPEGVersionCheck = TJSAMP_411
