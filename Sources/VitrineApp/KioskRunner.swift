@@ -1,0 +1,361 @@
+import Blitter
+import Config
+import Foundation
+import Geometry
+import Glibc
+import Linux
+import Logging
+import Photos
+import Scene
+import Touch
+
+/// `vitrine run`: one epoll loop over the DRM card, the touch devices, the decoder's eventfd,
+/// inotify, signals and timers. It draws only when something changed, sampling the scene at the
+/// vblank the frame will be shown at, and sleeps in epoll_wait otherwise.
+final class KioskRunner {
+    private var settings: Settings
+    private let configPath: String
+    private let logger: Logger
+
+    private let loop: EventLoop
+    private let signals: SignalFD
+    private let decoded: EventFD
+    private let frameTimer: TimerFD
+    private let housekeeping: TimerFD
+    private let notifier: ServiceNotifier?
+
+    private var output: DisplayOutput?
+    private var viewer: Viewer?
+    private var inputs: InputDevices?
+    private var folder: PhotoFolderWatch?
+    private var canvas = Bitmap(width: 0, height: 0)
+
+    private var lastFrame: SceneFrame?
+    private var lastSampleTime = 0.0
+    private var lastPresent = 0.0
+    private var imagesChanged = false
+    private var fingersDown = false
+    private var stopping = false
+    private var readySent = false
+    private var lastTouch = MonotonicClock.now()
+    private var blanked = false
+    private var swallowTouch = false
+    private var idleActionDone = false
+    private var nextSlide: Double?
+    private var lastWatchdog = 0.0
+    private var statistics = FrameStatistics()
+    private var statisticsStart = MonotonicClock.now()
+    private var photoCount = 0
+
+    init(settings: Settings, configPath: String, logger: Logger) throws {
+        self.settings = settings
+        self.configPath = configPath
+        self.logger = logger
+        // Block the signals before any thread starts, so every thread inherits the mask.
+        signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
+        loop = try EventLoop()
+        decoded = try EventFD()
+        frameTimer = try TimerFD()
+        housekeeping = try TimerFD()
+        notifier = ServiceNotifier(environment: ProcessInfo.processInfo.environment)
+    }
+
+    func run() throws {
+        notifier?.status("starting")
+        try loop.watch(signals.fileDescriptor) { [unowned self] in self.handleSignals() }
+        try loop.watch(decoded.fileDescriptor) { [unowned self] in
+            self.decoded.drain()
+            self.imagesChanged = true
+            self.drawIfNeeded()
+        }
+        try loop.watch(frameTimer.fileDescriptor) { [unowned self] in
+            self.frameTimer.drain()
+            self.drawIfNeeded()
+        }
+        try loop.watch(housekeeping.fileDescriptor) { [unowned self] in
+            self.housekeeping.drain()
+            self.tick()
+        }
+
+        let output = try openDisplay()
+        defer { shutDown() }
+        try start(on: output)
+        try housekeeping.arm(at: MonotonicClock.now() + 1)
+
+        while !stopping {
+            try loop.runOnce(timeout: nil)
+        }
+    }
+
+    // MARK: - Set-up and tear-down
+
+    private func openDisplay() throws -> DisplayOutput {
+        do {
+            return try DisplayOutput(settings: settings.display, logger: logger)
+        } catch let error as AppError {
+            notifier?.status("no display: \(error.description)")
+            throw error
+        }
+    }
+
+    private func start(on output: DisplayOutput) throws {
+        self.output = output
+        try loop.watch(output.fileDescriptor) { [unowned self] in self.displayEvent() }
+        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+        if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
+        photoCount = photos.count
+        let wake = decoded
+        let viewer = Viewer(settings: settings, screenSize: output.logicalSize, photos: photos, logger: logger,
+                            onDecoded: { wake.signal() })
+        self.viewer = viewer
+        canvas = Bitmap(width: Int(output.logicalSize.width), height: Int(output.logicalSize.height))
+        let inputs = InputDevices(settings: settings.input, screen: output.logicalSize, displayRotation: output.rotation,
+                                  loop: loop, logger: logger,
+                                  onTouch: { [unowned self] in self.touch($0) },
+                                  onBack: { [unowned self] in self.back(at: $0) })
+        inputs.start()
+        self.inputs = inputs
+        if settings.photos.watch {
+            folder = PhotoFolderWatch(directory: settings.photos.directory, loop: loop, logger: logger) { [unowned self] in
+                self.rescan()
+            }
+        }
+        logger.info("showing \(photos.count) photos from \(settings.photos.directory)")
+        drawIfNeeded(force: true)
+    }
+
+    private func shutDown() {
+        notifier?.stopping()
+        inputs?.closeAll()
+        inputs = nil
+        folder = nil
+        if let output {
+            loop.unwatch(output.fileDescriptor)
+            output.close(logger: logger)
+        }
+        output = nil
+        viewer = nil
+        logger.info("stopped; display restored")
+    }
+
+    // MARK: - Events
+
+    private func handleSignals() {
+        for signal in signals.read() {
+            switch signal {
+            case SIGTERM, SIGINT:
+                logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
+                stopping = true
+            case SIGHUP:
+                reload()
+            default:
+                break
+            }
+        }
+    }
+
+    /// SIGHUP: read the config again and rescan the photos; a broken config is reported and the
+    /// old one kept.
+    private func reload() {
+        notifier?.reloading()
+        do {
+            let fresh = try SettingsFile.load(path: configPath, mustExist: false)
+            if fresh.display != settings.display || fresh.input != settings.input {
+                logger.notice("SIGHUP: [display] and [input] changes take effect at the next start")
+            }
+            StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
+            settings = fresh
+            logger.info("SIGHUP: configuration reloaded from \(configPath)")
+        } catch {
+            logger.error("SIGHUP: keeping the old configuration: \(error)")
+        }
+        rebuildViewer()
+        notifier?.status(statusLine)
+        notifier?.send("READY=1")
+    }
+
+    /// A new viewer for new settings or photos; the scroll position and open photo are not kept
+    /// across a reload (a rescan from the folder watch keeps them, see `rescan`).
+    private func rebuildViewer() {
+        guard let output else { return }
+        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+        photoCount = photos.count
+        let wake = decoded
+        viewer = Viewer(settings: settings, screenSize: output.logicalSize, photos: photos, logger: logger,
+                        onDecoded: { wake.signal() })
+        lastFrame = nil
+        drawIfNeeded(force: true)
+    }
+
+    /// The folder changed: the grid updates in place.
+    private func rescan() {
+        guard let viewer else { return }
+        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+        photoCount = photos.count
+        viewer.replacePhotos(photos, at: sceneTime())
+        logger.info("photo folder changed: showing \(photos.count) photos")
+        notifier?.status(statusLine)
+        drawIfNeeded(force: true)
+    }
+
+    /// Touch times are moved one refresh later, onto the clock of the frames they will be seen in,
+    /// so the scene's time never runs backwards; the spacing between samples (their velocity) is kept.
+    private func touchTime(_ eventTime: Double) -> Double {
+        max(eventTime + (output?.refreshPeriod ?? 1.0 / 60), lastSampleTime)
+    }
+
+    private func touch(_ frame: TouchFrame) {
+        lastTouch = MonotonicClock.now()
+        idleActionDone = false
+        nextSlide = nil
+        if blanked || swallowTouch {
+            // The first touch on a dark screen only wakes it.
+            if blanked { wake() }
+            swallowTouch = !frame.contacts.isEmpty
+            return
+        }
+        fingersDown = !frame.contacts.isEmpty
+        var shifted = frame
+        shifted.time = touchTime(frame.time)
+        viewer?.handle(.touch(shifted))
+        drawIfNeeded()
+    }
+
+    private func back(at time: Double) {
+        lastTouch = MonotonicClock.now()
+        if blanked { wake(); return }
+        viewer?.handle(.back(time: touchTime(time)))
+        drawIfNeeded()
+    }
+
+    private func displayEvent() {
+        guard let output else { return }
+        do {
+            try output.display.handleEvents()
+            if !readySent, output.display.flipCount > 0 {
+                readySent = true
+                notifier?.ready(status: statusLine)
+                logger.info("first frame on screen")
+            }
+        } catch {
+            logger.error("display: \(error)")
+        }
+        drawIfNeeded()
+    }
+
+    // MARK: - Drawing
+
+    private func sceneTime() -> Double {
+        max(lastSampleTime, MonotonicClock.now())
+    }
+
+    /// Draws the next frame when something may have changed and no flip is in flight, at most
+    /// once per refresh period (virtio-gpu and some drivers complete flips faster than vblank).
+    private func drawIfNeeded(force: Bool = false) {
+        guard let output, let viewer, !blanked, !stopping else { return }
+        let animating = viewer.scene.isAnimating || fingersDown
+        guard force || animating || imagesChanged || lastFrame == nil else { return }
+        guard !output.isFlipPending else { return }   // the flip event calls back here
+        let now = MonotonicClock.now()
+        let earliest = lastPresent + output.refreshPeriod * 0.9
+        if now < earliest {
+            try? frameTimer.arm(at: earliest)
+            return
+        }
+        let shownAt = max(output.nextVblank(after: now), lastSampleTime)
+        let frame = viewer.frame(at: shownAt)
+        lastSampleTime = shownAt
+        if !force && !imagesChanged && frame == lastFrame { return }
+        imagesChanged = false
+        let start = MonotonicClock.now()
+        viewer.draw(frame, into: &canvas)
+        do {
+            try output.present(canvas)
+        } catch {
+            logger.error("display: \(error)")
+            return
+        }
+        let end = MonotonicClock.now()
+        let missed = lastPresent > 0 && lastFrame != nil ? max(0, Int(((start - lastPresent) / output.refreshPeriod).rounded(.down)) - 1) : 0
+        statistics.record(composeTime: end - start, missedVblanks: animating ? missed : 0)
+        lastPresent = start
+        lastFrame = frame
+        pingWatchdog(now: end)
+    }
+
+    // MARK: - Housekeeping: idle, blanking, watchdog, statistics (once a second)
+
+    private func tick() {
+        let now = MonotonicClock.now()
+        try? housekeeping.arm(at: now + min(1, (notifier?.watchdogInterval ?? 1)))
+        pingWatchdog(now: now)
+        let idle = now - lastTouch
+        let kiosk = settings.kiosk
+        if let viewer, !blanked, !fingersDown {
+            if kiosk.idleTimeout > 0, idle >= kiosk.idleTimeout, !idleActionDone {
+                idleActionDone = true
+                switch kiosk.idleAction {
+                case .grid:
+                    viewer.scene.returnToGrid(at: sceneTime())
+                case .slideshow:
+                    nextSlide = now
+                case .none:
+                    break
+                }
+                drawIfNeeded(force: true)
+            }
+            if let slide = nextSlide, now >= slide {
+                viewer.scene.showNext(at: sceneTime())
+                nextSlide = now + kiosk.slideshowInterval
+                drawIfNeeded(force: true)
+            }
+        }
+        if kiosk.blankAfter > 0, idle >= kiosk.blankAfter, !blanked { blank() }
+        if now - statisticsStart >= 60 {
+            if statistics.framesDrawn > 0 { logger.info("frames: \(statistics.summary)") }
+            notifier?.status(statusLine)
+            statistics.reset()
+            statisticsStart = now
+        }
+    }
+
+    /// The watchdog is fed from the frame path and the once-a-second tick, both on the loop's
+    /// thread: a loop that hangs stops feeding it and systemd restarts the service.
+    private func pingWatchdog(now: Double) {
+        guard let interval = notifier?.watchdogInterval, now - lastWatchdog >= interval / 2 else { return }
+        lastWatchdog = now
+        notifier?.watchdog()
+    }
+
+    private func blank() {
+        guard let output else { return }
+        blanked = true
+        nextSlide = nil
+        do {
+            try output.display.setPower(on: false)
+            logger.info("idle for \(Int(settings.kiosk.blankAfter)) s: display off (DPMS)")
+        } catch {
+            // No DPMS on this connector: show black instead.
+            canvas.fill(canvas.bounds, color: Pixel.black)
+            try? output.present(canvas)
+            logger.info("idle for \(Int(settings.kiosk.blankAfter)) s: display black (no DPMS: \(error))")
+        }
+        notifier?.status("display off (idle); \(statusLine)")
+    }
+
+    private func wake() {
+        guard blanked, let output else { return }
+        blanked = false
+        swallowTouch = true
+        try? output.display.setPower(on: true)
+        logger.info("touch: display on")
+        notifier?.status(statusLine)
+        drawIfNeeded(force: true)
+    }
+
+    private var statusLine: String {
+        var line = "showing \(photoCount) photos"
+        if statistics.framesDrawn > 0 { line += "; \(statistics.summary)" }
+        return line
+    }
+}
