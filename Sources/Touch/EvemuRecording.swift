@@ -70,7 +70,8 @@ private struct Parser {
             number += 1
             let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             guard line.count >= 2, line.dropFirst().first == ":", let kind = line.first else { continue }
-            let rest = line.dropFirst(2)
+            // A name may contain '#'; on every other line it starts a comment.
+            let rest = kind == "N" ? line.dropFirst(2) : line.dropFirst(2).prefix { $0 != "#" }
             do {
                 switch kind {
                 case "N": device.name = rest.trimmingSpaces()
@@ -128,8 +129,7 @@ private struct Parser {
     }
 
     private mutating func parseEvent(_ rest: Substring) throws {
-        let content = rest.firstIndex(of: "#").map { rest[..<$0] } ?? rest
-        let fields = try Parser.fields(content, count: 4...4,
+        let fields = try Parser.fields(rest, count: 4...4,
                                        usage: "E: <sec>.<usec> <type (hex)> <code (hex)> <value (decimal)>")
         let time = try Parser.timestamp(fields[0])
         let type = try Parser.hex(fields[1], max: UInt16.max, what: "event type")
