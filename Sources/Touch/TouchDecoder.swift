@@ -194,7 +194,8 @@ public struct TouchDecoder: Sendable {
     }
 
     private mutating func endPacket() {
-        if packet.x != nil || packet.y != nil { packets.append(packet) }
+        // An empty packet (some drivers send one for "no contacts") or half a position is no contact.
+        if packet.x != nil, packet.y != nil { packets.append(packet) }
         packet = Packet()
     }
 
