@@ -12,7 +12,7 @@ public final class ReplayInput: ScriptedInput {
     public let deviceName: String
 
     /// `path` is an evemu-record file, or "DEVICE.desc,EVENTS.events" for the old split format; an
-    /// .events file alone finds its .desc beside it (the part of the name before the first dot).
+    /// .events file alone finds its .desc beside it.
     public init(path: String, screenSize: Size, input: Settings.Input, display: Settings.Display) throws {
         let recording = try Self.load(path)
         var decoder: TouchDecoder
@@ -43,31 +43,17 @@ public final class ReplayInput: ScriptedInput {
     }
 
     static func load(_ path: String) throws -> EvemuRecording {
-        func read(_ file: String) throws -> String {
-            do {
-                return try String(contentsOfFile: file, encoding: .utf8)
-            } catch {
-                throw AppError("cannot read the recording \(file): \((error as NSError).localizedDescription)", exitCode: 2)
-            }
-        }
         do {
             let parts = path.split(separator: ",").map(String.init)
             if parts.count == 2 {
-                return try EvemuRecording.parse(description: read(parts[0]), events: read(parts[1]))
+                return try EvemuRecording.parse(description: String(contentsOfFile: parts[0], encoding: .utf8),
+                                                events: String(contentsOfFile: parts[1], encoding: .utf8))
             }
-            let text = try read(path)
-            let hasHeader = text.split(separator: "\n").contains { $0.hasPrefix("N:") || $0.hasPrefix("A:") }
-            if !hasHeader, path.hasSuffix(".events") {
-                let url = URL(fileURLWithPath: path)
-                let stem = url.lastPathComponent.split(separator: ".").first.map(String.init) ?? ""
-                let description = url.deletingLastPathComponent().appendingPathComponent(stem + ".desc").path
-                return try EvemuRecording.parse(description: read(description), events: text)
-            }
-            return try EvemuRecording.parse(text: text)
-        } catch let error as AppError {
-            throw error
+            return try EvemuRecording.load(path: path)
+        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+            throw AppError("cannot read the recording \(path): \(error.localizedDescription)", exitCode: 2)
         } catch {
-            throw AppError("cannot parse the recording \(path): \(error)", exitCode: 2)
+            throw AppError("cannot replay \(path): \(error)", exitCode: 2)
         }
     }
 }
