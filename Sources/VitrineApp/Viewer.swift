@@ -28,6 +28,15 @@ public final class Viewer {
         renderer = Renderer(grid: settings.grid)
     }
 
+    /// The folder changed: the same photos keep their place on screen where they still exist; an
+    /// open photo that was deleted closes back to the grid.
+    public func replacePhotos(_ photos: [PhotoInfo], at time: Double) {
+        let newIndex = Dictionary(photos.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let mapping = store.photos.map { newIndex[$0.path] }
+        store.replacePhotos(photos)
+        scene.replacePhotos(sizes: store.orientedSizes, movedFrom: mapping, at: time)
+    }
+
     public func handle(_ event: ScriptedEvent) {
         switch event {
         case .touch(let frame): scene.handle(frame)
