@@ -27,36 +27,62 @@ extension Bitmap {
     private static let weightBits = 12
     private static let weightOne = 1 << weightBits
 
+    /// Separable: each destination row first blends its two source rows into a row of channel
+    /// sums (reused by the next destination row when it reads the same rows, as when enlarging),
+    /// then each pixel blends two of those sums. Same integer results as weighting four pixels.
     private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
-        let opaque = alpha == 255, weight = UInt64(alpha)
-        // Per column: first source x, second source x, weight of the second. Worked out once per
-        // call, so the pixel loop does only integer work.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: columnCount * 3) { table in
-            guard let firsts = table.baseAddress else { return }
-            let seconds = firsts + columnCount, weights = seconds + columnCount
+        let opaque = alpha == 255, weight = UInt64(alpha), one = UInt64(Self.weightOne)
+        // Per column: the first source x (relative to the first one read; the second is the next
+        // one) and the weight of the second, packed as x << 16 | weight. Worked out once per call,
+        // so the pixel loop does only integer work.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: columnCount) { table in
+            guard let columns = table.baseAddress else { return }
+            let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
+            var lastColumn = firstColumn
             for (i, x) in mapping.columns.enumerated() {
                 let sample = ScaleMapping.bilinear(mapping.sourceX(x), in: mapping.sourceColumns)
-                firsts[i] = sample.first
-                seconds[i] = sample.second
-                weights[i] = Int((sample.weight * Double(Self.weightOne)).rounded())
+                // A sample clamped to the last column has weight 0 for the column after it.
+                columns[i] = (sample.first - firstColumn) << 16 | Int((sample.weight * Double(Self.weightOne)).rounded())
+                lastColumn = sample.second
             }
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                source.pixels.withUnsafeBufferPointer { sourceBuffer in
-                    guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
-                    for y in mapping.rows {
-                        let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
-                        let wy1 = UInt64((sample.weight * Double(Self.weightOne)).rounded())
-                        let wy0 = UInt64(Self.weightOne) - wy1
-                        let top = sourceBase + sample.first * sourceStride
-                        let bottom = sourceBase + sample.second * sourceStride
-                        let row = base + y * stride + mapping.columns.lowerBound
-                        for i in 0..<columnCount {
-                            let x0 = firsts[i], x1 = seconds[i]
-                            let wx1 = UInt64(truncatingIfNeeded: weights[i]), wx0 = UInt64(Self.weightOne) &- wx1
-                            let pixel = Self.interpolate(top[x0], top[x1], bottom[x0], bottom[x1],
-                                                         w00: wx0 &* wy0, w01: wx1 &* wy0, w10: wx0 &* wy1, w11: wx1 &* wy1)
-                            row[i] = opaque ? pixel : PixelMath.blend(pixel, over: row[i], alpha: weight)
+            let span = lastColumn - firstColumn + 1
+            // Vertical sums per source column: red and blue in 32-bit lanes, green alone; each at
+            // most 255 * 4096, so the horizontal weights fit without carries. One spare column
+            // keeps `x + 1` readable where the weight is 0.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (span + 1) * 2) { buffer in
+                guard let redBlueSums = buffer.baseAddress else { return }
+                let greenSums = redBlueSums + span + 1
+                redBlueSums[span] = 0
+                greenSums[span] = 0
+                pixels.withUnsafeMutableBufferPointer { buffer in
+                    source.pixels.withUnsafeBufferPointer { sourceBuffer in
+                        guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                        var summed: (first: Int, second: Int, weight: UInt64) = (-1, -1, 0)
+                        for y in mapping.rows {
+                            let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
+                            let wy1 = UInt64((sample.weight * Double(Self.weightOne)).rounded()), wy0 = one - wy1
+                            if summed != (sample.first, sample.second, wy1) {
+                                summed = (sample.first, sample.second, wy1)
+                                let top = sourceBase + sample.first * sourceStride + firstColumn
+                                let bottom = sourceBase + sample.second * sourceStride + firstColumn
+                                for i in 0..<span {
+                                    let t = top[i], b = bottom[i]
+                                    redBlueSums[i] = Self.redBlue(t) &* wy0 &+ Self.redBlue(b) &* wy1
+                                    greenSums[i] = UInt64(t >> 8 & 0xFF) &* wy0 &+ UInt64(b >> 8 & 0xFF) &* wy1
+                                }
+                            }
+                            let row = base + y * stride + mapping.columns.lowerBound
+                            for i in 0..<columnCount {
+                                let column = columns[i]
+                                let redBlue = redBlueSums + (column >> 16), green = greenSums + (column >> 16)
+                                let wx1 = UInt64(truncatingIfNeeded: column & 0xFFFF), wx0 = one &- wx1
+                                // Weights total 2^24; add half of that to round.
+                                let rb = redBlue[0] &* wx0 &+ redBlue[1] &* wx1 &+ 0x0080_0000_0080_0000
+                                let g = green[0] &* wx0 &+ green[1] &* wx1 &+ 0x0080_0000
+                                let pixel = UInt32(truncatingIfNeeded: (rb >> 24) & 0xFF | (rb >> 40) & 0xFF_0000 | (g >> 16) & 0xFF00)
+                                row[i] = opaque ? pixel : PixelMath.blend(pixel, over: row[i], alpha: weight)
+                            }
                         }
                     }
                 }
@@ -64,18 +90,9 @@ extension Bitmap {
         }
     }
 
-    /// Weighted sum of four pixels whose weights add up to 2^24. Red and blue ride in two 32-bit
-    /// lanes of one UInt64 and green in another, so each channel is one multiply per pixel.
+    /// Blue in the low 32-bit lane, red in the high one.
     @inline(__always)
-    private static func interpolate(_ p00: UInt32, _ p01: UInt32, _ p10: UInt32, _ p11: UInt32,
-                                    w00: UInt64, w01: UInt64, w10: UInt64, w11: UInt64) -> UInt32 {
-        @inline(__always) func redBlue(_ p: UInt32) -> UInt64 { UInt64(p & 0xFF) | UInt64(p & 0xFF_0000) << 16 }
-        @inline(__always) func green(_ p: UInt32) -> UInt64 { UInt64(p & 0xFF00) }
-        let rb = redBlue(p00) &* w00 &+ redBlue(p01) &* w01 &+ redBlue(p10) &* w10 &+ redBlue(p11) &* w11
-            &+ 0x0080_0000_0080_0000
-        let g = green(p00) &* w00 &+ green(p01) &* w01 &+ green(p10) &* w10 &+ green(p11) &* w11 &+ 0x8000_0000
-        return UInt32(truncatingIfNeeded: (rb >> 24) & 0xFF | (rb >> 40) & 0xFF_0000 | (g >> 24) & 0xFF00)
-    }
+    private static func redBlue(_ p: UInt32) -> UInt64 { UInt64(p & 0xFF) | UInt64(p & 0xFF_0000) << 16 }
 
     private mutating func drawNearest(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
