@@ -1,0 +1,71 @@
+import Geometry
+
+extension Bitmap {
+    /// Copies `sourceRect` of `source` (all of it by default) 1:1 so that its top-left pixel lands
+    /// at `origin`. Whatever falls outside the source, this bitmap or `clip` is skipped, so
+    /// negative origins and partly visible sources are fine.
+    public mutating func copy(from source: Bitmap, sourceRect: PixelRect? = nil, to origin: (x: Int, y: Int),
+                              clip: PixelRect? = nil) {
+        guard let span = CopySpan(source: source, sourceRect: sourceRect, origin: origin,
+                                  target: clip.map { $0.intersection(bounds) } ?? bounds) else { return }
+        let stride = self.stride, sourceStride = source.stride
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            source.pixels.withUnsafeBufferPointer { sourceBuffer in
+                guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                for row in 0..<span.height {
+                    let to = base + (span.destinationY + row) * stride + span.destinationX
+                    let from = sourceBase + (span.sourceY + row) * sourceStride + span.sourceX
+                    to.update(from: from, count: span.width)
+                }
+            }
+        }
+    }
+
+    /// `copy`, but laying the source over what is there with a constant `alpha` in 0...1, with the
+    /// same rounding as `blend(_:color:alpha:)`.
+    public mutating func blend(from source: Bitmap, sourceRect: PixelRect? = nil, to origin: (x: Int, y: Int),
+                               alpha: Double, clip: PixelRect? = nil) {
+        let a = PixelMath.alphaByte(alpha)
+        if a == 0 { return }
+        if a == 255 { return copy(from: source, sourceRect: sourceRect, to: origin, clip: clip) }
+        guard let span = CopySpan(source: source, sourceRect: sourceRect, origin: origin,
+                                  target: clip.map { $0.intersection(bounds) } ?? bounds) else { return }
+        let stride = self.stride, sourceStride = source.stride, weight = UInt64(a)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            source.pixels.withUnsafeBufferPointer { sourceBuffer in
+                guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                for row in 0..<span.height {
+                    let to = base + (span.destinationY + row) * stride + span.destinationX
+                    let from = sourceBase + (span.sourceY + row) * sourceStride + span.sourceX
+                    for x in 0..<span.width {
+                        to[x] = PixelMath.blend(from[x], over: to[x], alpha: weight)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The part of a 1:1 copy that survives clipping on both sides, in source and destination pixels.
+struct CopySpan {
+    let sourceX: Int, sourceY: Int
+    let destinationX: Int, destinationY: Int
+    let width: Int, height: Int
+
+    /// Nil when nothing is visible. `target` is already clipped to the destination bitmap.
+    init?(source: Bitmap, sourceRect: PixelRect?, origin: (x: Int, y: Int), target: PixelRect) {
+        let from = (sourceRect ?? source.bounds).intersection(source.bounds)
+        guard !from.isEmpty else { return nil }
+        // Where the clipped source would land; a source clipped on its left or top moves with it.
+        let dx = origin.x - (sourceRect?.minX ?? 0), dy = origin.y - (sourceRect?.minY ?? 0)
+        let landed = PixelRect(x: from.minX + dx, y: from.minY + dy, width: from.width, height: from.height)
+        let visible = landed.intersection(target)
+        guard !visible.isEmpty else { return nil }
+        sourceX = visible.minX - dx
+        sourceY = visible.minY - dy
+        destinationX = visible.minX
+        destinationY = visible.minY
+        width = visible.width
+        height = visible.height
+    }
+}

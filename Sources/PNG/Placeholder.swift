@@ -1,2 +1,0 @@
-import CZlib
-let _zlibCheck = Z_OK

@@ -1,0 +1,91 @@
+import Testing
+import Blitter
+import Geometry
+
+@Suite struct CopyTests {
+    /// What a clipped 1:1 copy means, pixel by pixel.
+    static func expectedCopy(of source: Bitmap, sourceRect: PixelRect, over destination: Bitmap,
+                             origin: (x: Int, y: Int), clip: PixelRect) -> Bitmap {
+        var out = destination
+        for y in 0..<destination.height {
+            for x in 0..<destination.width where x >= clip.minX && x < clip.maxX && y >= clip.minY && y < clip.maxY {
+                let sx = x - origin.x + sourceRect.minX, sy = y - origin.y + sourceRect.minY
+                guard sx >= max(0, sourceRect.minX), sx < min(source.width, sourceRect.maxX),
+                      sy >= max(0, sourceRect.minY), sy < min(source.height, sourceRect.maxY) else { continue }
+                out[x, y] = source[sx, sy]
+            }
+        }
+        return out
+    }
+
+    @Test func copyClipsAtEveryEdgeAndNegativeOrigins() {
+        let source = TestImages.distinct(width: 4, height: 3)
+        let background = Bitmap(width: 6, height: 5, color: TestImages.untouched)
+        for oy in -4...6 {
+            for ox in -5...7 {
+                var bitmap = background
+                bitmap.copy(from: source, to: (x: ox, y: oy))
+                let expected = Self.expectedCopy(of: source, sourceRect: source.bounds, over: background,
+                                                 origin: (ox, oy), clip: background.bounds)
+                #expect(bitmap.pixels == expected.pixels, "origin (\(ox), \(oy))")
+            }
+        }
+    }
+
+    @Test func copyHonoursSourceRectAndClip() {
+        let source = TestImages.distinct(width: 8, height: 8)
+        let background = Bitmap(width: 10, height: 10, color: TestImages.untouched)
+        let sourceRects = [PixelRect(x: 2, y: 1, width: 4, height: 5), PixelRect(x: -2, y: -3, width: 5, height: 5),
+                           PixelRect(x: 6, y: 6, width: 5, height: 5)]
+        let clips = [PixelRect(x: 3, y: 2, width: 4, height: 6), PixelRect(x: -5, y: -5, width: 8, height: 30)]
+        for sourceRect in sourceRects {
+            for clip in clips {
+                for origin in [(x: 1, y: 1), (x: 5, y: -2), (x: -1, y: 4)] {
+                    var bitmap = background
+                    bitmap.copy(from: source, sourceRect: sourceRect, to: origin, clip: clip)
+                    let expected = Self.expectedCopy(of: source, sourceRect: sourceRect, over: background, origin: origin, clip: clip)
+                    #expect(bitmap.pixels == expected.pixels, "\(sourceRect) to \(origin) clip \(clip)")
+                }
+            }
+        }
+    }
+
+    @Test func copyPlacesTheSourceRectsCornerAtTheOrigin() {
+        let source = TestImages.distinct(width: 8, height: 8)
+        var bitmap = Bitmap(width: 10, height: 10, color: TestImages.untouched)
+        bitmap.copy(from: source, sourceRect: PixelRect(x: 3, y: 2, width: 2, height: 2), to: (x: 5, y: 6))
+        #expect(bitmap[5, 6] == source[3, 2])
+        #expect(bitmap[6, 7] == source[4, 3])
+        #expect(bitmap[4, 6] == TestImages.untouched && bitmap[7, 7] == TestImages.untouched)
+    }
+
+    @Test func blendedCopyAtZeroHalfAndFullAlpha() {
+        var rng = SplitMix64(seed: 3)
+        let source = TestImages.random(width: 5, height: 5, using: &rng)
+        let background = TestImages.random(width: 7, height: 6, using: &rng)
+
+        var none = background
+        none.blend(from: source, to: (x: 1, y: 1), alpha: 0)
+        #expect(none.pixels == background.pixels)
+
+        var full = background
+        full.blend(from: source, to: (x: -1, y: 2), alpha: 1)
+        var copied = background
+        copied.copy(from: source, to: (x: -1, y: 2))
+        #expect(full.pixels == copied.pixels)
+
+        var half = background
+        half.blend(from: source, to: (x: 3, y: -2), alpha: 0.5, clip: PixelRect(x: 0, y: 0, width: 5, height: 6))
+        for y in 0..<6 {
+            for x in 0..<7 {
+                guard x >= 3, x < 5, y < 3 else {
+                    #expect(half[x, y] == background[x, y])
+                    continue
+                }
+                let expected = zip(TestImages.channels(source[x - 3, y + 2]), TestImages.channels(background[x, y]))
+                    .map { s, d in (s * 128 + d * 127 + 127) / 255 }
+                #expect(TestImages.channels(half[x, y]) == expected)
+            }
+        }
+    }
+}
