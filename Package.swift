@@ -64,6 +64,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Real-kernel check of the DRM module (Tests/EndToEnd/test_drm_smoke.py runs it in qemu).
+        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter"]),
+
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),

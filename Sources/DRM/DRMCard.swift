@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CDRM
+import SystemPackage
+
+/// An open DRM card node (/dev/dri/cardN). Owns the file descriptor: opened in `init`, closed in
+/// `close()` (or at deinit). Getters return Swift snapshots; libdrm's structs are freed at once.
+public final class DRMCard {
+    public let path: String
+    public let driverName: String
+    /// "major.minor.patchlevel" as the driver reports it.
+    public let driverVersion: String
+    public let driverDescription: String
+    /// Page-flip timestamps are CLOCK_MONOTONIC (DRM_CAP_TIMESTAMP_MONOTONIC).
+    public let hasMonotonicTimestamps: Bool
+    private var descriptor: FileDescriptor?
+
+    /// Opens the card read-write, close-on-exec, and checks it can do KMS with dumb buffers.
+    public init(path: String) throws {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec],
+                                                 retryOnInterrupt: true)
+        } catch let code as Errno {
+            throw systemError("open", code, detail: path)
+        }
+        let fd = descriptor.rawValue
+        // From here on, a failure must close what was opened.
+        do {
+            let version = try checkedPointer("drmGetVersion", detail: path) { drmGetVersion(fd) }
+            defer { drmFreeVersion(version) }
+            driverName = version.pointee.name.map { String(cString: $0) } ?? "?"
+            driverDescription = version.pointee.desc.map { String(cString: $0) } ?? ""
+            driverVersion = "\(version.pointee.version_major).\(version.pointee.version_minor).\(version.pointee.version_patchlevel)"
+
+            var dumb: UInt64 = 0
+            if drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) != 0 || dumb == 0 {
+                throw DRMError.noDumbBuffers(path: path)
+            }
+            var monotonic: UInt64 = 0
+            hasMonotonicTimestamps = drmGetCap(fd, UInt64(DRM_CAP_TIMESTAMP_MONOTONIC), &monotonic) == 0 && monotonic != 0
+        } catch {
+            try? descriptor.close()
+            throw error
+        }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    /// Closes the card; later calls fail with `.closed`. Never retried on EINTR (the fd is gone).
+    public func close() {
+        guard let descriptor else { return }
+        self.descriptor = nil
+        try? descriptor.close()
+    }
+
+    /// The raw descriptor, for poll() in an event loop.
+    public var fileDescriptor: Int32 { descriptor?.rawValue ?? -1 }
+
+    func fd() throws -> Int32 {
+        guard let descriptor else { throw DRMError.closed }
+        return descriptor.rawValue
+    }
+
+    /// /dev/dri/card* in numeric order; the first one that opens and has a connected connector.
+    public static func discover(directory: String = "/dev/dri") throws -> DRMCard {
+        let paths = cardPaths(in: directory)
+        guard !paths.isEmpty else { throw DRMError.noDevices(directory: directory) }
+        var firstError: DRMError?
+        for path in paths {
+            do {
+                let card = try DRMCard(path: path)
+                if try card.connectors().contains(where: { $0.status == .connected }) { return card }
+                card.close()
+            } catch let error as DRMError {
+                firstError = firstError ?? error
+            }
+        }
+        // A permission problem explains everything else; report it rather than "nothing connected".
+        if let firstError, case .permissionDenied = firstError { throw firstError }
+        throw DRMError.noConnectedCard(cards: paths)
+    }
+
+    static func cardPaths(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("card"), let number = Int(name.dropFirst(4)) { numbers.append(number) }
+        }
+        return numbers.sorted().map { "\(directory)/card\($0)" }
+    }
+
+    // MARK: - KMS objects
+
+    struct Resources {
+        var crtcIDs: [UInt32]
+        var connectorIDs: [UInt32]
+        var encoderIDs: [UInt32]
+    }
+
+    func resources() throws -> Resources {
+        let fd = try fd()
+        let res = try checkedPointer("drmModeGetResources", detail: path) { drmModeGetResources(fd) }
+        defer { drmModeFreeResources(res) }
+        func ids(_ pointer: UnsafeMutablePointer<UInt32>?, _ count: Int32) -> [UInt32] {
+            guard let pointer, count > 0 else { return [] }
+            return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
+        }
+        let r = res.pointee
+        return Resources(crtcIDs: ids(r.crtcs, r.count_crtcs), connectorIDs: ids(r.connectors, r.count_connectors),
+                         encoderIDs: ids(r.encoders, r.count_encoders))
+    }
+
+    /// All connectors, probed (this may take a moment on real hardware: it reads EDID).
+    public func connectors() throws -> [Connector] {
+        try resources().connectorIDs.map { try connector(id: $0) }
+    }
+
+    public func connector(id: UInt32) throws -> Connector {
+        let fd = try fd()
+        let raw = try checkedPointer("drmModeGetConnector", detail: "connector \(id)") { drmModeGetConnector(fd, id) }
+        defer { drmModeFreeConnector(raw) }
+        return Connector(raw.pointee)
+    }
+
+    public func encoders() throws -> [Encoder] {
+        let fd = try fd()
+        return try resources().encoderIDs.map { id in
+            let raw = try checkedPointer("drmModeGetEncoder", detail: "encoder \(id)") { drmModeGetEncoder(fd, id) }
+            defer { drmModeFreeEncoder(raw) }
+            return Encoder(id: raw.pointee.encoder_id, currentCRTCID: raw.pointee.crtc_id,
+                           possibleCRTCs: raw.pointee.possible_crtcs)
+        }
+    }
+
+    public func crtcIDs() throws -> [UInt32] { try resources().crtcIDs }
+
+    /// The CRTC's current state, as drmModeGetCrtc returns it (kept whole to restore it later).
+    func crtcState(id: UInt32) throws -> drmModeCrtc {
+        let fd = try fd()
+        let raw = try checkedPointer("drmModeGetCrtc", detail: "CRTC \(id)") { drmModeGetCrtc(fd, id) }
+        defer { drmModeFreeCrtc(raw) }
+        return raw.pointee
+    }
+}

@@ -1,0 +1,266 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Blitter
+import CDRM
+import SystemPackage
+
+/// One output driven through legacy KMS: a connector, a mode, a CRTC and two dumb buffers that
+/// take turns on screen through page flips.
+///
+/// Set-up: pick connector, mode and CRTC; save the CRTC as it was; create both buffers (black);
+/// SetCrtc with the first. Tear-down in `close()`, the reverse: wait for the last flip, put the
+/// saved CRTC back, destroy the buffers. `close()` must run on every exit path (deinit also
+/// calls it, as a safety net).
+public final class KMSDisplay {
+    public let card: DRMCard
+    public let connector: Connector
+    /// The mode on screen: size and refresh.
+    public let modeInfo: DisplayMode
+    public let encoderID: UInt32
+    public let crtcID: UInt32
+    /// How the panel is mounted ("panel orientation"), `.normal` when the property is absent.
+    public let rotation: PanelOrientation
+    /// Time of the last completed flip in seconds: CLOCK_MONOTONIC when the card has
+    /// monotonic timestamps (it says so in `card.hasMonotonicTimestamps`).
+    public private(set) var lastFlipTime: Double?
+    /// The vblank sequence number the last flip completed at.
+    public private(set) var lastFlipSequence: UInt32 = 0
+    /// Flips completed since the display was opened.
+    public private(set) var flipCount = 0
+    /// A flip was queued and its event has not arrived: the other buffer is still busy.
+    public private(set) var isFlipPending = false
+
+    private let properties: ConnectorProperties
+    private let savedCRTC: drmModeCrtc
+    private var buffers: [DumbBuffer]
+    /// The buffer on screen (or queued to be, while a flip is pending).
+    private var front = 0
+    /// Per buffer: it must be written whole (new, or the frame size changed).
+    private var needsFullWrite: [Bool]
+    /// Per buffer: buffer rows that changed in frames it did not receive.
+    private var staleRows: [Range<Int>]
+    private var lastFrameSize: (width: Int, height: Int)?
+    private var closed = false
+
+    /// Takes the display: `connector` by name (nil: the first connected one), `mode` as
+    /// "1920x1080@60" or "1920x1080" (nil: the preferred mode, else the first).
+    public convenience init(card: DRMCard, connector name: String? = nil, mode: String? = nil) throws {
+        try self.init(card: card, connector: name, mode: try mode.map(ModeRequest.init(parsing:)))
+    }
+
+    public init(card: DRMCard, connector name: String?, mode request: ModeRequest?) throws {
+        let fd = try card.fd()
+        let connector = try ModeSelection.connector(named: name, in: try card.connectors())
+        let mode = try ModeSelection.mode(request, for: connector)
+        let (encoderID, crtcID) = try ModeSelection.crtc(for: connector, encoders: try card.encoders(),
+                                                         crtcIDs: try card.crtcIDs())
+        let properties = try ConnectorProperties(fd: fd, connectorID: connector.id)
+        savedCRTC = try card.crtcState(id: crtcID)
+
+        // Each buffer unwinds itself if a later step fails (DumbBuffer.deinit).
+        let buffers = try (0..<2).map { _ in try DumbBuffer(fd: fd, width: mode.width, height: mode.height) }
+        for buffer in buffers {
+            if let start = buffer.pixels { memset(start, 0, buffer.size) }
+        }
+        var connectorID = connector.id
+        var info = mode.info
+        try checked("drmModeSetCrtc", detail: "CRTC \(crtcID)") {
+            drmModeSetCrtc(fd, crtcID, buffers[0].framebufferID, 0, 0, &connectorID, 1, &info)
+        }
+
+        self.card = card
+        self.connector = connector
+        self.modeInfo = mode
+        self.encoderID = encoderID
+        self.crtcID = crtcID
+        self.properties = properties
+        self.rotation = properties[.panelOrientation]?.valueName.flatMap(PanelOrientation.init(rawValue:)) ?? .normal
+        self.buffers = buffers
+        // Buffer 0 is on screen and black; a frame of the mode's size covers the rest of it.
+        needsFullWrite = [false, true]
+        staleRows = [0..<0, 0..<0]
+    }
+
+    deinit { close() }
+
+    /// The card's descriptor: poll it for POLLIN and call `handleEvents()` when readable.
+    public var fileDescriptor: Int32 { card.fileDescriptor }
+
+    // MARK: - Presenting
+
+    /// Shows `frame`: waits for the previous flip if it is still pending, writes the frame's
+    /// changed rows into the buffer that is not on screen and queues a flip to it. `dirtyRows`
+    /// are the frame's rows that changed since the last `present` (nil: all of them). A frame of
+    /// another size than the mode is centred, cropped, with black around it.
+    public func present(_ frame: Bitmap, dirtyRows: Range<Int>? = nil) throws {
+        guard !closed else { throw DRMError.closed }
+        if isFlipPending {
+            guard try waitForFlip(timeout: 1) else { throw DRMError.flipTimedOut(seconds: 1) }
+        }
+        let back = 1 - front
+        let buffer = buffers[back]
+        let placement = FramePlacement(frameWidth: frame.width, frameHeight: frame.height,
+                                       bufferWidth: buffer.width, bufferHeight: buffer.height)
+        if lastFrameSize.map({ $0 != (frame.width, frame.height) }) ?? true {
+            needsFullWrite = [true, true]
+            lastFrameSize = (frame.width, frame.height)
+        }
+        let changed = dirtyRows.map { placement.bufferRows(forFrameRows: $0) } ?? (0..<buffer.height)
+        let rows = needsFullWrite[back] ? 0..<buffer.height : changed.hull(staleRows[back])
+        write(frame, rows: rows, placement: placement, into: buffer)
+        needsFullWrite[back] = false
+        staleRows[back] = 0..<0
+        staleRows[front] = staleRows[front].hull(changed)
+
+        let fd = try card.fd()
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        try checked("drmModePageFlip", detail: "CRTC \(crtcID)") {
+            drmModePageFlip(fd, crtcID, buffer.framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
+        }
+        isFlipPending = true
+        front = back
+    }
+
+    /// Writes each row once, left to right; the buffer is never read.
+    private func write(_ frame: Bitmap, rows: Range<Int>, placement: FramePlacement, into buffer: DumbBuffer) {
+        let columns = placement.columns
+        frame.pixels.withUnsafeBufferPointer { source in
+            guard let source = source.baseAddress else { return }
+            for y in rows {
+                guard let row = buffer.row(y) else { continue }
+                guard placement.rows.contains(y), !columns.isEmpty else {
+                    row.update(repeating: Pixel.black, count: buffer.width)
+                    continue
+                }
+                let sourceRow = y - placement.offsetY
+                let sourceColumn = columns.lowerBound - placement.offsetX
+                if columns.lowerBound > 0 { row.update(repeating: Pixel.black, count: columns.lowerBound) }
+                (row + columns.lowerBound).update(from: source + sourceRow * frame.stride + sourceColumn,
+                                                  count: columns.count)
+                if columns.upperBound < buffer.width {
+                    (row + columns.upperBound).update(repeating: Pixel.black, count: buffer.width - columns.upperBound)
+                }
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    /// Reads pending DRM events (page-flip completions) without blocking. Call it when
+    /// `fileDescriptor` is readable.
+    public func handleEvents() throws {
+        let fd = try card.fd()
+        guard try pollReadable(fd, timeout: 0) else { return }
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = KMSDisplay.pageFlipHandler
+        try checked("drmHandleEvent") { drmHandleEvent(fd, &context) }
+    }
+
+    /// Waits up to `timeout` seconds for the pending flip. True when no flip is pending anymore.
+    @discardableResult
+    public func waitForFlip(timeout: Double) throws -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while isFlipPending {
+            let left = deadline - monotonicSeconds()
+            guard left > 0, try pollReadable(try card.fd(), timeout: left) else { return !isFlipPending }
+            try handleEvents()
+        }
+        return true
+    }
+
+    /// libdrm calls this from drmHandleEvent; user_data is the display that queued the flip.
+    private static let pageFlipHandler: @convention(c) (Int32, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void = {
+        _, sequence, seconds, microseconds, userData in
+        guard let userData else { return }
+        let display = Unmanaged<KMSDisplay>.fromOpaque(userData).takeUnretainedValue()
+        display.flipCompleted(sequence: sequence, time: Double(seconds) + Double(microseconds) / 1e6)
+    }
+
+    private func flipCompleted(sequence: UInt32, time: Double) {
+        isFlipPending = false
+        lastFlipSequence = sequence
+        lastFlipTime = time
+        flipCount += 1
+    }
+
+    // MARK: - Connector
+
+    /// Turns the display on or off through the connector's DPMS property.
+    public func setPower(on: Bool) throws {
+        guard let dpms = properties[.dpms] else {
+            throw DRMError.system(call: "drmModeConnectorSetProperty", errno: .noFunction, detail: "\(connector.name) has no DPMS property")
+        }
+        let fd = try card.fd()
+        try checked("drmModeConnectorSetProperty", detail: "\(connector.name) DPMS") {
+            drmModeConnectorSetProperty(fd, connector.id, dpms.id, UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF))
+        }
+    }
+
+    /// Probes the connector again (after a hotplug uevent, or now and then).
+    public func connectorStatus() throws -> ConnectorStatus {
+        try card.connector(id: connector.id).status
+    }
+
+    // MARK: - Tear-down
+
+    /// Puts back the CRTC that was on screen before (or turns the CRTC off if nothing was) and
+    /// destroys the buffers. Safe to call more than once; returns the restore error, if any.
+    @discardableResult
+    public func close() -> DRMError? {
+        guard !closed else { return nil }
+        closed = true
+        // Don't pull a buffer out from under a flip in flight.
+        if isFlipPending { _ = try? waitForFlip(timeout: 0.5) }
+        var failure: DRMError?
+        if let fd = try? card.fd() {
+            var saved = savedCRTC
+            var connectorID = connector.id
+            do {
+                if saved.mode_valid != 0 && saved.buffer_id != 0 {
+                    try checked("drmModeSetCrtc", detail: "restoring CRTC \(crtcID)") {
+                        drmModeSetCrtc(fd, saved.crtc_id, saved.buffer_id, saved.x, saved.y, &connectorID, 1, &saved.mode)
+                    }
+                } else {
+                    try checked("drmModeSetCrtc", detail: "turning off CRTC \(crtcID)") {
+                        drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
+                    }
+                }
+            } catch let error as DRMError {
+                failure = error
+            } catch {}
+        }
+        for buffer in buffers.reversed() { buffer.destroy() }
+        buffers.removeAll()
+        return failure
+    }
+
+    // MARK: - Log
+
+    /// What the program took, in the spirit of modetest's dumps: one fact per line.
+    public func describe() -> String {
+        let c = connector
+        let modes = c.modes.map(\.description)
+        let saved = savedCRTC.mode_valid != 0
+            ? "fb \(savedCRTC.buffer_id) mode \(DisplayMode(savedCRTC.mode))" : "fb \(savedCRTC.buffer_id), no mode"
+        var lines = [
+            "card \(card.path): driver \(card.driverName) \(card.driverVersion) (\(card.driverDescription)), monotonic flip timestamps: \(card.hasMonotonicTimestamps ? "yes" : "no")",
+            "connector \(c.name) (id \(c.id)): \(c.status.rawValue), \(c.widthMillimetres)x\(c.heightMillimetres) mm, \(modes.count) modes: \(modes.prefix(8).joined(separator: " "))\(modes.count > 8 ? " ..." : "")",
+            "mode \(modeInfo)\(modeInfo.isPreferred ? " (preferred)" : ""), refresh \(String(format3(modeInfo.refreshRate))) Hz",
+            "CRTC \(crtcID) via encoder \(encoderID); was showing \(saved)",
+            "panel orientation: \(properties[.panelOrientation]?.valueName ?? "absent (normal)"), DPMS property: \(properties[.dpms].map { "id \($0.id)" } ?? "absent")",
+        ]
+        if let b = buffers.first {
+            lines.append("buffers: \(buffers.count) x \(b.width)x\(b.height) XRGB8888, pitch \(b.pitch), size \(b.size) bytes, handles \(buffers.map { String($0.handle) }.joined(separator: "/")), fb ids \(buffers.map { String($0.framebufferID) }.joined(separator: "/"))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format3(_ value: Double) -> String {
+        let scaled = (value * 1000).rounded() / 1000
+        return "\(scaled)"
+    }
+}

@@ -1,0 +1,123 @@
+"""The DRM module on a real kernel: drm-smoke in qemu with virtio-gpu, checked by screenshots.
+
+    python3 -m unittest discover -s Tests/EndToEnd -p 'test_drm_smoke.py' -v
+
+Skips when qemu-system-x86_64 is not installed. Builds drm-smoke (release, static Swift stdlib),
+boots one VM for the whole class and prints how long each part took.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vm  # noqa: E402
+
+BLUE = (0, 0, 255)
+RED = (255, 0, 0)
+GREEN = (0, 255, 0)
+
+
+def build_drm_smoke() -> Path:
+    command = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "drm-smoke"]
+    result = subprocess.run(command, cwd=vm.REPO, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+    binary = subprocess.run([*command, "--show-bin-path"], cwd=vm.REPO, capture_output=True,
+                            text=True, check=True).stdout.strip()
+    return Path(binary) / "drm-smoke"
+
+
+@unittest.skipUnless(vm.qemu_binary(), "qemu-system-x86_64 is not installed: skipping the real-kernel test")
+class DRMSmokeTest(unittest.TestCase):
+    machine: vm.VM
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.started = time.monotonic()
+        binary = build_drm_smoke()
+        cls.built = time.monotonic()
+        kernel = vm.prepare_kernel()
+        cls.scratch = tempfile.TemporaryDirectory(prefix="vitrine-drm-smoke-")
+        initramfs = vm.build_initramfs(Path(cls.scratch.name) / "initramfs.cpio.lz4", kernel,
+                                       binaries={"/bin/drm-smoke": binary})
+        cls.prepared = time.monotonic()
+        cls.machine = vm.VM(kernel, initramfs, xres=1280, yres=800).boot()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.machine.close()
+        cls.scratch.cleanup()
+        finished = time.monotonic()
+        print(f"\n[e2e timing] build {cls.built - cls.started:.1f} s, kernel+initramfs "
+              f"{cls.prepared - cls.built:.1f} s, boot to command channel {cls.machine.boot_seconds:.1f} s, "
+              f"tests {finished - cls.prepared - cls.machine.boot_seconds:.1f} s, "
+              f"total {finished - cls.started:.1f} s", file=sys.stderr)
+
+    def spawn_smoke(self, name: str, arguments: str = "") -> None:
+        self.machine.spawn(name, f"/bin/drm-smoke {arguments}".strip())
+        # If the test fails half-way, don't leave a DRM master behind for the next one.
+        self.addCleanup(self.machine.run, f"kill -KILL $(cat /tmp/bg/{name}.pid) 2>/dev/null")
+
+    def assert_solid(self, image: vm.Image, box: tuple[int, int, int, int], color: tuple[int, int, int]) -> None:
+        colors = image.region_colors(*box)
+        self.assertEqual(colors, {color}, f"region {box} should be only {color}")
+
+    def test_unknown_connector_is_one_line_listing_the_real_ones(self) -> None:
+        result = self.machine.run("/bin/drm-smoke --connector HDMI-A-9")
+        self.assertNotEqual(result.code, 0)
+        self.assertEqual(result.output.count("\n"), 0, result.output)
+        self.assertIn('connector "HDMI-A-9" not found', result.output)
+        self.assertIn("Virtual-1", result.output)
+
+    def test_unknown_mode_lists_the_connectors_modes(self) -> None:
+        result = self.machine.run("/bin/drm-smoke --mode 1234x567")
+        self.assertNotEqual(result.code, 0)
+        self.assertIn("mode 1234x567 not offered by Virtual-1", result.output)
+        self.assertIn("1280x800", result.output)
+
+    def test_two_frames_then_sigterm_restores_the_crtc_and_exits_0(self) -> None:
+        machine = self.machine
+        self.spawn_smoke("smoke")
+        log = machine.wait_for_log("smoke", "drm-smoke: frame 1 blue on screen")
+        self.assertIn("connector Virtual-1", log)
+        self.assertIn("buffers: 2 x 1280x800 XRGB8888", log)
+
+        blue = machine.screendump()
+        self.assertEqual((blue.width, blue.height), (1280, 800))
+        self.assert_solid(blue, (0, 0, 1280, 800), BLUE)
+
+        machine.signal("smoke", "USR1")
+        machine.wait_for_log("smoke", "drm-smoke: frame 2 red|green on screen")
+        split = machine.screendump()
+        self.assert_solid(split, (0, 0, 640, 800), RED)
+        self.assert_solid(split, (640, 0, 1280, 800), GREEN)
+
+        machine.signal("smoke", "TERM")
+        code, log = machine.wait_exit("smoke", timeout=10)
+        self.assertEqual(code, 0, log)
+        self.assertIn("restoring the CRTC", log)
+        # Nothing was on the CRTC before (no fbdev console), so restoring turns it off: none of
+        # the program's colours may stay on screen.
+        after = machine.screendump()
+        self.assertFalse(after.region_colors(0, 0, after.width, after.height) & {BLUE, RED, GREEN})
+
+    def test_mode_option_sets_that_mode(self) -> None:
+        machine = self.machine
+        self.spawn_smoke("smoke-mode", "--mode 1024x768")
+        machine.wait_for_log("smoke-mode", "drm-smoke: frame 1 blue on screen")
+        image = machine.screendump()
+        self.assertEqual((image.width, image.height), (1024, 768))
+        self.assert_solid(image, (0, 0, 1024, 768), BLUE)
+        machine.signal("smoke-mode", "TERM")
+        code, log = machine.wait_exit("smoke-mode", timeout=10)
+        self.assertEqual(code, 0, log)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,780 @@
+#!/usr/bin/env python3
+"""Boot a real Debian kernel in qemu with virtio-gpu and drive it from the host.
+
+Used as a library by the end-to-end tests and as a tool by itself:
+
+    python3 Tests/EndToEnd/vm.py [--binary PATH]... [--file SRC:DEST]... [--screendump OUT.ppm] -- COMMAND
+
+boots the guest, runs COMMAND in it, prints its output and exits with its exit code.
+
+The pieces, in the order a test uses them:
+
+    kernel = prepare_kernel()                      # cached in .build/e2e-cache
+    initramfs = build_initramfs(path, kernel, binaries={"/bin/x": host_path}, files={...})
+    with VM(kernel, initramfs) as vm:              # boots, waits for the command channel
+        vm.run("ls /dev/dri")                      # -> CommandResult(code, output)
+        vm.start("app", "/bin/x --flag")           # background; output in /tmp/bg/app.log
+        vm.wait_for_log("app", "ready", timeout=10)
+        image = vm.screendump()                    # Image: width, height, pixel(x, y) -> (r, g, b)
+        vm.signal("app", "TERM")
+        code, log = vm.wait_exit("app", timeout=5)
+
+Guest side: /init mounts proc, sys, devtmpfs, loads the virtio-gpu and input modules in order and
+then either runs /payload (exit code printed as "@@PAYLOAD-EXIT N" on the console, then power off)
+or serves commands on a second serial port (ttyS1), one shell command per line, each answered by
+its output and a "@@DONE ID CODE" line. The kernel console (ttyS0) goes to a log file.
+
+Standard library only. Facts behind the choices: shared/VM-NOTES.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import lzma
+import os
+import re
+import shlex
+import shutil
+import socket
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE_ENV = "VITRINE_E2E_CACHE"
+
+# Load order for virtio-gpu, virtio input, evdev and uinput (VM-NOTES.md).
+MODULES = [
+    "virtio_ring", "virtio", "virtio_pci_modern_dev", "virtio_pci_legacy_dev", "virtio_pci",
+    "virtio_input", "evdev", "uinput", "drm", "drm_kms_helper", "drm_shmem_helper",
+    "virtio_dma_buf", "virtio-gpu",
+]
+# busybox insmod does not read /proc/cmdline: parameters go on the insmod line.
+# fbdev_emulation=0 keeps the kernel's text console off the display.
+MODULE_PARAMETERS = {"drm_kms_helper": "fbdev_emulation=0"}
+
+READY_MARKER = "@@READY"
+DONE_MARKER = "@@DONE"
+PAYLOAD_EXIT_MARKER = "@@PAYLOAD-EXIT"
+
+
+class VMError(Exception):
+    """The harness could not do what was asked; the message says what and where to look."""
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or REPO / ".build" / "e2e-cache")
+
+
+def qemu_binary() -> str | None:
+    return shutil.which("qemu-system-x86_64")
+
+
+def accelerator_arguments() -> list[str]:
+    """Hardware KVM when /dev/kvm is real KVM; TCG otherwise. PVM's /dev/kvm (kvm_pvm loaded)
+    runs only PVM guest kernels, so it does not count."""
+    if os.path.exists("/dev/kvm") and os.access("/dev/kvm", os.R_OK | os.W_OK) \
+            and not os.path.exists("/sys/module/kvm_pvm") and os.environ.get("VITRINE_E2E_TCG") is None:
+        return ["-accel", "kvm", "-cpu", "host,-arch-capabilities"]
+    return ["-accel", "tcg", "-cpu", "max"]
+
+
+def log(message: str) -> None:
+    print(f"[vm] {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel
+
+
+@dataclass
+class Kernel:
+    version: str
+    root: Path          # the unpacked package
+    vmlinux: Path       # uncompressed ELF with the PVH note
+
+    @property
+    def modules_dir(self) -> Path:
+        return self.root / "lib" / "modules" / self.version
+
+    def module_path(self, name: str) -> Path:
+        for candidate in {name, name.replace("-", "_"), name.replace("_", "-")}:
+            found = list((self.modules_dir / "kernel").rglob(candidate + ".ko"))
+            if found:
+                return found[0]
+        raise VMError(f"module {name}.ko not found under {self.modules_dir}")
+
+
+def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        raise VMError(f"{' '.join(command)} failed ({result.returncode}): {result.stderr.strip()}")
+    return result
+
+
+def kernel_package() -> str:
+    """The linux-image-6.1.0-NN-amd64 package that linux-image-amd64 depends on."""
+    depends = _run(["apt-cache", "depends", "linux-image-amd64"]).stdout
+    match = re.search(r"Depends:\s*(linux-image-\S+-amd64)", depends)
+    if not match:
+        raise VMError("apt-cache depends linux-image-amd64 names no linux-image-*-amd64 "
+                      "(run apt-get update?)")
+    return match.group(1)
+
+
+def prepare_kernel(cache: Path | None = None) -> Kernel:
+    """Downloads, unpacks and prepares the Debian kernel once; later calls reuse the cache."""
+    cache = cache or cache_dir()
+    package = kernel_package()
+    version = package.removeprefix("linux-image-")
+    root = cache / package
+    vmlinux = cache / f"vmlinux-{version}"
+    kernel = Kernel(version=version, root=root, vmlinux=vmlinux)
+    if vmlinux.exists() and (root / ".complete").exists():
+        return kernel
+
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as download:
+        log(f"downloading {package}")
+        _run(["apt-get", "download", package], cwd=download)
+        debs = list(Path(download).glob("*.deb"))
+        if not debs:
+            raise VMError(f"apt-get download {package} left no .deb")
+        if root.exists():
+            shutil.rmtree(root)
+        _run(["dpkg", "-x", str(debs[0]), str(root)])
+    # Debian ships no modules.dep; insmod by path needs none, but modprobe in a later test would.
+    depmod = shutil.which("depmod") or next((p for p in ("/sbin/depmod", "/usr/sbin/depmod")
+                                             if os.path.exists(p)), None)
+    if depmod:
+        _run([depmod, "-b", str(root), version])
+    vmlinuz = root / "boot" / f"vmlinuz-{version}"
+    data = extract_vmlinux(vmlinuz.read_bytes())
+    vmlinux.write_bytes(data)
+    (root / ".complete").touch()
+    return kernel
+
+
+XZ_MAGIC = b"\xfd7zXZ\x00"
+
+
+def extract_vmlinux(vmlinuz: bytes) -> bytes:
+    """The uncompressed ELF inside a bzImage: the first xz stream that decompresses to an ELF
+    carrying the Xen PVH entry note (qemu's -kernel then boots it through PVH, skipping SeaBIOS)."""
+    offset = vmlinuz.find(XZ_MAGIC)
+    while offset >= 0:
+        try:
+            data = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(vmlinuz[offset:])
+        except lzma.LZMAError:
+            data = b""
+        if data.startswith(b"\x7fELF"):
+            if not has_pvh_note(data):
+                raise VMError("the kernel's vmlinux has no Xen PVH note (CONFIG_PVH off?)")
+            return data
+        offset = vmlinuz.find(XZ_MAGIC, offset + 1)
+    raise VMError("no xz-compressed ELF found in vmlinuz (not an xz kernel?)")
+
+
+def has_pvh_note(elf: bytes) -> bool:
+    """True when a PT_NOTE segment holds name "Xen", type 18 (XEN_ELFNOTE_PHYS32_ENTRY)."""
+    if elf[4] != 2 or elf[5] != 1:  # 64-bit little-endian only
+        return False
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+    for index in range(phnum):
+        p_type, _, p_offset, _, _, p_filesz = struct.unpack_from("<IIQQQQ", elf, phoff + index * phentsize)
+        if p_type != 4:  # PT_NOTE
+            continue
+        position, end = p_offset, p_offset + p_filesz
+        while position + 12 <= end:
+            namesz, descsz, note_type = struct.unpack_from("<III", elf, position)
+            name = elf[position + 12:position + 12 + namesz].rstrip(b"\0")
+            if name == b"Xen" and note_type == 18:
+                return True
+            position += 12 + (namesz + 3) // 4 * 4 + (descsz + 3) // 4 * 4
+    return False
+
+
+def module_dependencies(path: Path) -> list[str]:
+    """The depends= list in a module's .modinfo (what depmod would record)."""
+    data = path.read_bytes()
+    match = re.search(rb"(?:^|\0)depends=([^\0]*)", data)
+    if not match or not match.group(1):
+        return []
+    return match.group(1).decode().split(",")
+
+
+def check_module_order(kernel: Kernel, modules: list[str]) -> None:
+    """Every module's dependencies come before it, so insmod in this order works."""
+    loaded: set[str] = set()
+    for name in modules:
+        for dependency in module_dependencies(kernel.module_path(name)):
+            if dependency.replace("-", "_") not in loaded:
+                raise VMError(f"module {name} needs {dependency}, which is not loaded before it; "
+                              f"fix MODULES in vm.py for kernel {kernel.version}")
+        loaded.add(name.replace("-", "_"))
+
+
+# ---------------------------------------------------------------------------------------------
+# initramfs
+
+
+class Cpio:
+    """A newc cpio archive written by hand, so device nodes need no root and no cpio tool."""
+
+    def __init__(self) -> None:
+        self.out = io.BytesIO()
+        self.inode = 1
+        self.seen: set[str] = set()
+
+    def _entry(self, name: str, mode: int, data: bytes = b"", rdev: tuple[int, int] = (0, 0)) -> None:
+        name = name.lstrip("/")
+        header = "070701" + "".join(f"{value:08x}" for value in (
+            self.inode, mode, 0, 0, 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(name) + 1, 0))
+        self.inode += 1
+        self.out.write(header.encode() + name.encode() + b"\0")
+        self._pad()
+        self.out.write(data)
+        self._pad()
+
+    def _pad(self) -> None:
+        self.out.write(b"\0" * (-self.out.tell() % 4))
+
+    def directory(self, path: str) -> None:
+        path = path.strip("/")
+        if not path or path in self.seen:
+            return
+        self.directory(os.path.dirname(path))
+        self.seen.add(path)
+        self._entry(path, stat.S_IFDIR | 0o755)
+
+    def file(self, path: str, data: bytes, mode: int = 0o644) -> None:
+        self.directory(os.path.dirname(path.strip("/")))
+        self.seen.add(path.strip("/"))
+        self._entry(path, stat.S_IFREG | mode, data)
+
+    def symlink(self, path: str, target: str) -> None:
+        self.directory(os.path.dirname(path.strip("/")))
+        self.seen.add(path.strip("/"))
+        self._entry(path, stat.S_IFLNK | 0o777, target.encode())
+
+    def char_device(self, path: str, major: int, minor: int, mode: int = 0o600) -> None:
+        self.directory(os.path.dirname(path.strip("/")))
+        self._entry(path, stat.S_IFCHR | mode, rdev=(major, minor))
+
+    def finish(self) -> bytes:
+        self._entry("TRAILER!!!", 0)
+        return self.out.getvalue()
+
+
+def shared_libraries(binary: str | Path) -> list[str]:
+    """The libraries ldd finds for a dynamic binary, with the dynamic loader at its own path.
+    A static binary has none."""
+    result = subprocess.run(["ldd", str(binary)], capture_output=True, text=True)
+    if result.returncode != 0:
+        return []  # "not a dynamic executable"
+    libraries = []
+    for line in result.stdout.splitlines():
+        if "not found" in line:
+            raise VMError(f"ldd {binary}: {line.strip()}")
+        match = re.search(r"=>\s*(/\S+)", line) or re.match(r"\s*(/\S+)\s+\(", line)
+        if match:
+            libraries.append(match.group(1))
+    return libraries
+
+
+INIT_SCRIPT = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+mkdir -p /proc /sys /dev /tmp /run /root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mkdir -p /dev/pts /dev/shm
+while read -r module parameters; do
+    insmod /lib/modules/"$module".ko $parameters || echo "@@INSMOD-FAILED $module"
+done < /etc/modules-load
+# The card node appears once virtio-gpu has probed.
+for _ in $(seq 200); do [ -e /dev/dri/card0 ] && break; usleep 10000; done
+[ -e /dev/dri/card0 ] || echo "@@NO-DRI"
+echo "@@BOOTED $(cut -d' ' -f1 /proc/uptime)"
+if [ -x /payload ]; then
+    /payload
+    echo "@@PAYLOAD-EXIT $?"
+    poweroff -f
+fi
+# Command channel on ttyS1: one command per line "ID COMMAND", answered by the command's output
+# and "\n@@DONE ID CODE".
+stty -F /dev/ttyS1 raw -echo
+exec 3<>/dev/ttyS1
+printf '@@READY\n' >&3
+while IFS= read -r line <&3; do
+    id=${line%% *}
+    command=${line#* }
+    sh -c "$command" </dev/null >/tmp/.vm-out 2>&1 3>&-
+    code=$?
+    cat /tmp/.vm-out >&3
+    printf '\n@@DONE %s %s\n' "$id" "$code" >&3
+done
+poweroff -f
+"""
+
+# vm-bg NAME COMMAND...: COMMAND in the background; pid, output and exit code in /tmp/bg/NAME.*
+BACKGROUND_SCRIPT = r"""#!/bin/sh
+name=$1; shift
+mkdir -p /tmp/bg
+rm -f /tmp/bg/$name.rc /tmp/bg/$name.pid
+(
+    "$@" </dev/null >/tmp/bg/$name.log 2>&1 &
+    echo $! >/tmp/bg/$name.pid
+    wait $!
+    echo $? >/tmp/bg/$name.rc.new && mv /tmp/bg/$name.rc.new /tmp/bg/$name.rc
+) >/dev/null 2>&1 &
+while [ ! -s /tmp/bg/$name.pid ]; do usleep 1000; done
+cat /tmp/bg/$name.pid
+"""
+
+# vm-wait SECONDS COMMAND...: runs COMMAND every 20 ms until it succeeds; exit 1 on timeout.
+WAIT_SCRIPT = r"""#!/bin/sh
+deadline=$(( $(cut -d. -f1 /proc/uptime) + $1 + 1 )); shift
+until "$@" >/dev/null 2>&1; do
+    [ "$(cut -d. -f1 /proc/uptime)" -ge "$deadline" ] && exit 1
+    usleep 20000
+done
+"""
+
+# vm-wait-log NAME SECONDS TEXT: until /tmp/bg/NAME.log contains TEXT (exit 0), or NAME exited
+# without printing it or the time is up (exit 1).
+WAIT_LOG_SCRIPT = r"""#!/bin/sh
+name=$1; text=$3
+deadline=$(( $(cut -d. -f1 /proc/uptime) + $2 + 1 ))
+until grep -qF -- "$text" /tmp/bg/$name.log 2>/dev/null; do
+    if [ -e /tmp/bg/$name.rc ]; then grep -qF -- "$text" /tmp/bg/$name.log; exit $?; fi
+    [ "$(cut -d. -f1 /proc/uptime)" -ge "$deadline" ] && exit 1
+    usleep 20000
+done
+"""
+
+
+def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path] | None = None,
+                    files: dict[str, str | Path | bytes] | None = None, payload: str | None = None,
+                    modules: list[str] = MODULES, compress: bool = True) -> Path:
+    """Writes an initramfs with busybox, the modules, `binaries` (guest path -> host path) with
+    the shared libraries ldd finds for them, `files` (guest path -> host path or bytes) and,
+    if given, a /payload shell script that runs instead of the command channel.
+    lz4 (legacy format, which the kernel reads) when the lz4 tool is there, else uncompressed."""
+    check_module_order(kernel, modules)
+    archive = Cpio()
+    for directory in ("bin", "sbin", "usr/bin", "usr/sbin", "etc", "proc", "sys", "dev", "tmp", "run", "root"):
+        archive.directory(directory)
+    # The kernel opens /dev/console before /init runs, before devtmpfs is mounted.
+    archive.char_device("dev/console", 5, 1)
+    archive.char_device("dev/null", 1, 3, 0o666)
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    archive.file("bin/busybox", Path(busybox).read_bytes(), 0o755)
+    archive.symlink("bin/sh", "busybox")
+    archive.file("init", INIT_SCRIPT.encode(), 0o755)
+    archive.file("bin/vm-bg", BACKGROUND_SCRIPT.encode(), 0o755)
+    archive.file("bin/vm-wait", WAIT_SCRIPT.encode(), 0o755)
+    archive.file("bin/vm-wait-log", WAIT_LOG_SCRIPT.encode(), 0o755)
+    load_list = []
+    for name in modules:
+        archive.file(f"lib/modules/{name}.ko", kernel.module_path(name).read_bytes())
+        load_list.append(f"{name} {MODULE_PARAMETERS.get(name.replace('-', '_'), '')}".strip())
+    archive.file("etc/modules-load", ("\n".join(load_list) + "\n").encode())
+    # No /etc/passwd in the guest otherwise; some programs look up the user.
+    archive.file("etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
+    archive.file("etc/group", b"root:x:0:\nvideo:x:44:\ninput:x:105:\n")
+
+    libraries: set[str] = set()
+    for guest_path, host_path in (binaries or {}).items():
+        archive.file(guest_path, Path(host_path).read_bytes(), 0o755)
+        libraries.update(shared_libraries(host_path))
+    for library in sorted(libraries):
+        # Keep the path ldd printed (the loader's path is baked into the binary).
+        archive.file(library, Path(library).read_bytes(), 0o755)
+    for guest_path, source in (files or {}).items():
+        data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        archive.file(guest_path, data, 0o755 if guest_path.endswith(".sh") else 0o644)
+    if payload is not None:
+        archive.file("payload", ("#!/bin/sh\n" + payload + "\n").encode(), 0o755)
+
+    data = archive.finish()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    lz4 = shutil.which("lz4")
+    if compress and lz4:
+        result = subprocess.run([lz4, "-l", "-1", "-c"], input=data, capture_output=True)
+        if result.returncode != 0:
+            raise VMError(f"lz4 failed: {result.stderr.decode().strip()}")
+        data = result.stdout
+    output.write_bytes(data)
+    return output
+
+
+# ---------------------------------------------------------------------------------------------
+# Screenshots
+
+
+@dataclass
+class Image:
+    width: int
+    height: int
+    rgb: bytes  # width * height * 3 bytes, rows top to bottom
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        offset = (y * self.width + x) * 3
+        return self.rgb[offset], self.rgb[offset + 1], self.rgb[offset + 2]
+
+    def region_colors(self, x0: int, y0: int, x1: int, y1: int, step: int = 7) -> set[tuple[int, int, int]]:
+        """The distinct colours in [x0, x1) x [y0, y1), sampled every `step` pixels."""
+        return {self.pixel(x, y) for y in range(y0, y1, step) for x in range(x0, x1, step)}
+
+
+def read_ppm(data: bytes) -> Image:
+    """A binary PPM (P6, maxval 255), as qemu's screendump writes it."""
+    fields: list[bytes] = []
+    position = 0
+    while len(fields) < 4:
+        while position < len(data) and data[position:position + 1].isspace():
+            position += 1
+        if data[position:position + 1] == b"#":
+            position = data.index(b"\n", position) + 1
+            continue
+        start = position
+        while position < len(data) and not data[position:position + 1].isspace():
+            position += 1
+        fields.append(data[start:position])
+    if fields[0] != b"P6":
+        raise VMError(f"not a binary PPM: magic {fields[0]!r}")
+    width, height, maxval = (int(value) for value in fields[1:])
+    if maxval != 255:
+        raise VMError(f"PPM maxval {maxval} not supported")
+    pixels = data[position + 1:position + 1 + width * height * 3]
+    if len(pixels) != width * height * 3:
+        raise VMError(f"PPM truncated: {len(pixels)} of {width * height * 3} bytes")
+    return Image(width, height, pixels)
+
+
+# ---------------------------------------------------------------------------------------------
+# QMP
+
+
+class QMP:
+    """A minimal QMP client: one command at a time, events skipped."""
+
+    def __init__(self, path: Path, timeout: float = 10) -> None:
+        self.socket = _connect_unix(path, timeout)
+        self.socket.settimeout(timeout)
+        self.buffer = b""
+        greeting = self._read_message()
+        if "QMP" not in greeting:
+            raise VMError(f"unexpected QMP greeting {greeting}")
+        self.execute("qmp_capabilities")
+
+    def _read_message(self) -> dict:
+        while b"\n" not in self.buffer:
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                raise VMError("QMP connection closed")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def execute(self, command: str, **arguments) -> object:
+        message = {"execute": command}
+        if arguments:
+            message["arguments"] = arguments
+        self.socket.sendall(json.dumps(message).encode() + b"\n")
+        while True:
+            reply = self._read_message()
+            if "event" in reply:
+                continue
+            if "error" in reply:
+                raise VMError(f"QMP {command}: {reply['error'].get('desc', reply['error'])}")
+            return reply.get("return")
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def _connect_unix(path: Path, timeout: float) -> socket.socket:
+    deadline = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(str(path))
+            return sock
+        except (FileNotFoundError, ConnectionRefusedError):
+            sock.close()
+            if time.monotonic() > deadline:
+                raise VMError(f"could not connect to {path} within {timeout} s")
+            time.sleep(0.02)
+
+
+# ---------------------------------------------------------------------------------------------
+# The machine
+
+
+@dataclass
+class CommandResult:
+    code: int
+    output: str
+
+
+@dataclass
+class VM:
+    """A running guest. Use as a context manager: boots on enter, quits (and kills if need be)
+    on exit. The console log stays in `workdir` for a failing test to show."""
+
+    kernel: Kernel
+    initramfs: Path
+    workdir: Path | None = None
+    xres: int = 1280
+    yres: int = 800
+    memory_mib: int = 512
+    append: str = ""
+    extra_arguments: list[str] = field(default_factory=list)
+    boot_timeout: float = 60
+
+    def __post_init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.qmp: QMP | None = None
+        self.channel: socket.socket | None = None
+        self.channel_buffer = b""
+        self.next_id = 1
+        self.started_at = 0.0
+        self.boot_seconds = 0.0
+        self._own_workdir = self.workdir is None
+        self.workdir = Path(self.workdir or tempfile.mkdtemp(prefix="vitrine-vm-"))
+
+    @property
+    def console_path(self) -> Path:
+        return self.workdir / "console.log"
+
+    def command_line(self) -> list[str]:
+        qemu = qemu_binary()
+        if not qemu:
+            raise VMError("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)")
+        return [
+            qemu, *accelerator_arguments(), "-m", str(self.memory_mib), "-smp", "1",
+            "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
+            "-kernel", str(self.kernel.vmlinux), "-initrd", str(self.initramfs),
+            "-append", f"console=ttyS0 quiet panic=-1 {self.append}".strip(),
+            "-device", f"virtio-gpu-pci,xres={self.xres},yres={self.yres}",
+            "-chardev", f"file,id=console,path={self.console_path}",
+            "-serial", "chardev:console",
+            "-chardev", f"socket,id=commands,path={self.workdir / 'commands.sock'},server=on,wait=off",
+            "-serial", "chardev:commands",
+            "-qmp", f"unix:{self.workdir / 'qmp.sock'},server=on,wait=off",
+            *self.extra_arguments,
+        ]
+
+    def boot(self, wait_for_commands: bool = True) -> "VM":
+        """Starts qemu; with `wait_for_commands`, returns once the guest's command channel is up
+        (with a /payload in the initramfs there is none: use wait_for_console instead)."""
+        self.console_path.write_bytes(b"")
+        self.started_at = time.monotonic()
+        with open(self.workdir / "qemu.log", "wb") as qemu_log:
+            self.process = subprocess.Popen(self.command_line(), stdin=subprocess.DEVNULL,
+                                            stdout=qemu_log, stderr=subprocess.STDOUT)
+        self.qmp = QMP(self.workdir / "qmp.sock")
+        if wait_for_commands:
+            self.channel = _connect_unix(self.workdir / "commands.sock", 10)
+            self._read_until(READY_MARKER + "\n", self.boot_timeout)
+            self.boot_seconds = time.monotonic() - self.started_at
+        return self
+
+    def __enter__(self) -> "VM":
+        try:
+            return self.boot()
+        except BaseException:
+            self.close()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- console ------------------------------------------------------------------------------
+
+    def console(self) -> str:
+        return self.console_path.read_bytes().decode(errors="replace")
+
+    def wait_for_console(self, text: str, timeout: float) -> str:
+        """Waits until the console log contains `text`; returns the log."""
+        deadline = time.monotonic() + timeout
+        while True:
+            content = self.console()
+            if text in content:
+                return content
+            self._check_alive(f"waiting for {text!r} on the console")
+            if time.monotonic() > deadline:
+                raise VMError(f"{text!r} not on the console within {timeout} s; console:\n{content[-3000:]}")
+            time.sleep(0.02)
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def _read_until(self, marker: str, timeout: float) -> str:
+        assert self.channel
+        deadline = time.monotonic() + timeout
+        encoded = marker.encode()
+        while encoded not in self.channel_buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise VMError(f"no {marker.strip()!r} from the guest within {timeout} s; console:\n{self.console()[-3000:]}")
+            self._check_alive(f"waiting for {marker.strip()!r}")
+            self.channel.settimeout(min(left, 0.25))
+            try:
+                chunk = self.channel.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise VMError(f"command channel closed; console:\n{self.console()[-3000:]}")
+            self.channel_buffer += chunk
+        before, self.channel_buffer = self.channel_buffer.split(encoded, 1)
+        return before.decode(errors="replace")
+
+    def run(self, command: str, timeout: float = 30) -> CommandResult:
+        """Runs one shell command (a single line) in the guest and returns its exit code and
+        output (stdout and stderr together)."""
+        if "\n" in command:
+            raise ValueError("one line per command; write a script with write_file for more")
+        if not self.channel:
+            raise VMError("no command channel (the VM was started with a payload?)")
+        command_id = self.next_id
+        self.next_id += 1
+        self.channel.sendall(f"{command_id} {command}\n".encode())
+        output = self._read_until(f"\n{DONE_MARKER} {command_id} ", timeout)
+        code = self._read_until("\n", 5)
+        if output.endswith("\n"):
+            output = output[:-1]
+        return CommandResult(int(code), output)
+
+    def check(self, command: str, timeout: float = 30) -> str:
+        """Like run, but a non-zero exit code raises VMError with the output."""
+        result = self.run(command, timeout)
+        if result.code != 0:
+            raise VMError(f"`{command}` exited {result.code}:\n{result.output}")
+        return result.output
+
+    def write_file(self, path: str, data: bytes, mode: int = 0o644) -> None:
+        import base64
+        encoded = base64.b64encode(data).decode()
+        self.check(f"echo {encoded} | base64 -d > {path} && chmod {mode:o} {path}")
+
+    # -- background programs ------------------------------------------------------------------
+
+    def spawn(self, name: str, command: str) -> int:
+        """Starts `command` (shell words) in the background under `name`; its output goes to
+        /tmp/bg/NAME.log and its exit code to /tmp/bg/NAME.rc. Returns its pid."""
+        return int(self.check(f"vm-bg {name} {command}").split()[-1])
+
+    def log_of(self, name: str) -> str:
+        return self.run(f"cat /tmp/bg/{name}.log").output
+
+    def wait_for_log(self, name: str, text: str, timeout: float = 20) -> str:
+        """Waits (inside the guest) until the program's output contains `text`; returns the
+        output. Raises VMError with the output if it does not appear, or the program exited."""
+        self.run(f"vm-wait-log {name} {timeout:.0f} {shlex.quote(text)}", timeout + 10)
+        output = self.log_of(name)
+        if text not in output:
+            exited = self.run(f"cat /tmp/bg/{name}.rc").output.strip()
+            state = f"exited with {exited}" if exited else "still running"
+            raise VMError(f"{name} did not print {text!r} within {timeout} s ({state}); its output:\n{output}")
+        return output
+
+    def signal(self, name: str, signal: str = "TERM") -> None:
+        self.check(f"kill -{signal} $(cat /tmp/bg/{name}.pid)")
+
+    def wait_exit(self, name: str, timeout: float = 10) -> tuple[int, str]:
+        """Waits for the background program to exit; returns its exit code (128 + N when
+        killed by signal N) and its output."""
+        if self.run(f"vm-wait {timeout:.0f} test -e /tmp/bg/{name}.rc", timeout + 10).code != 0:
+            raise VMError(f"{name} still running after {timeout} s; its output:\n{self.log_of(name)}")
+        code = int(self.check(f"cat /tmp/bg/{name}.rc").strip())
+        return code, self.log_of(name)
+
+    # -- screen -------------------------------------------------------------------------------
+
+    def screendump(self, keep_as: Path | None = None) -> Image:
+        """The display as qemu shows it now (QMP screendump, a PPM)."""
+        assert self.qmp
+        path = keep_as or self.workdir / "screen.ppm"
+        self.qmp.execute("screendump", filename=str(path))
+        return read_ppm(Path(path).read_bytes())
+
+    def close(self) -> None:
+        """Asks qemu to quit, waits a moment, kills it if it is still there."""
+        if self.channel:
+            self.channel.close()
+            self.channel = None
+        if self.qmp:
+            try:
+                self.qmp.execute("quit")
+            except (VMError, OSError):
+                pass
+            self.qmp.close()
+            self.qmp = None
+        if self.process:
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+        if self._own_workdir and not os.environ.get("VITRINE_E2E_KEEP"):
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _check_alive(self, what: str) -> None:
+        if self.process and self.process.poll() is not None:
+            qemu_log = (self.workdir / "qemu.log").read_text(errors="replace")
+            raise VMError(f"qemu exited ({self.process.returncode}) while {what}; qemu said:\n{qemu_log[-2000:]}"
+                          f"\nconsole:\n{self.console()[-3000:]}")
+
+
+# ---------------------------------------------------------------------------------------------
+# By itself
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Boot the e2e VM and run one command in it.")
+    parser.add_argument("--binary", action="append", default=[], metavar="PATH[:GUEST_PATH]",
+                        help="a program to put in the guest (default /bin/NAME), with its libraries")
+    parser.add_argument("--file", action="append", default=[], metavar="SRC:DEST", help="an extra file")
+    parser.add_argument("--screendump", type=Path, help="write the screen after the command to this PPM")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the shell command to run (after --)")
+    options = parser.parse_args()
+    command = " ".join(word for word in options.command if word != "--") or "cat /proc/version; ls -l /dev/dri"
+    if not qemu_binary():
+        print("qemu-system-x86_64 is not installed", file=sys.stderr)
+        return 2
+
+    started = time.monotonic()
+    kernel = prepare_kernel()
+    binaries = {}
+    for spec in options.binary:
+        host, _, guest = spec.partition(":")
+        binaries[guest or f"/bin/{Path(host).name}"] = host
+    files = {dest: src for src, _, dest in (spec.partition(":") for spec in options.file)}
+    with tempfile.TemporaryDirectory(prefix="vitrine-initramfs-") as scratch:
+        initramfs = build_initramfs(Path(scratch) / "initramfs.cpio.lz4", kernel, binaries, files)
+        prepared = time.monotonic()
+        with VM(kernel, initramfs) as vm:
+            log(f"prepared in {prepared - started:.1f} s, guest ready {vm.boot_seconds:.1f} s after qemu start")
+            result = vm.run(command, timeout=120)
+            print(result.output)
+            if options.screendump:
+                vm.screendump(options.screendump)
+    log(f"exit {result.code}, {time.monotonic() - started:.1f} s in all")
+    return result.code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
