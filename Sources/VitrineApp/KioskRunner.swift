@@ -296,7 +296,7 @@ final class KioskRunner {
                 idleActionDone = true
                 switch kiosk.idleAction {
                 case .grid:
-                    viewer.scene.returnToGrid(at: sceneTime())
+                    viewer.scene.close(at: sceneTime())
                 case .slideshow:
                     nextSlide = now
                 case .none:

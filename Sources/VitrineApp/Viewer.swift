@@ -32,9 +32,12 @@ public final class Viewer {
     /// open photo that was deleted closes back to the grid.
     public func replacePhotos(_ photos: [PhotoInfo], at time: Double) {
         let newIndex = Dictionary(photos.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
-        let mapping = store.photos.map { newIndex[$0.path] }
+        var change = Scene.OpenPhotoChange.unchanged
+        if let current = scene.currentIndex, store.photos.indices.contains(current) {
+            change = newIndex[store.photos[current].path].map { .movedTo($0) } ?? .removed
+        }
         store.replacePhotos(photos)
-        scene.replacePhotos(sizes: store.orientedSizes, movedFrom: mapping, at: time)
+        scene.setPhotoSizes(store.orientedSizes, openPhoto: change)
     }
 
     public func handle(_ event: ScriptedEvent) {

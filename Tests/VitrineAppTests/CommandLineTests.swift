@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `vitrine check-config` and `vitrine run` as an integrator meets them.
+@Suite struct CommandLineTests {
+    @Test func aConfigWithAMistakeNamesTheLineAndKeyAndExitsWith2() throws {
+        let folder = try TestPaths.temporaryDirectory("config")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/vitrine.toml"
+        try "[grid]\ncolums = 5\nspacing = \"wide\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try ProcessResult.run(["check-config", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(path):2"))
+        #expect(result.stderr.contains("did you mean `columns`"))
+        #expect(result.stderr.contains("\(path):3"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func theExampleConfigChecksCleanAndPrintsEveryTable() throws {
+        let result = try ProcessResult.run(["check-config", TestPaths.exampleConfig])
+        #expect(result.status == 0, "\(result.stderr)")
+        for table in ["[display]", "[input]", "[photos]", "[grid]", "[pager]", "[dismiss]", "[animation]", "[kiosk]", "[cache]", "[log]"] {
+            #expect(result.stdout.contains(table))
+        }
+    }
+
+    @Test func aMissingConfigNamedOnTheCommandLineIsAnError() throws {
+        let result = try ProcessResult.run(["run", "--config", "/nonexistent/vitrine.toml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/nonexistent/vitrine.toml"))
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a display"))
+    func runWithoutADisplayRendersTheTourAndSaysWhere() throws {
+        let folder = try TestPaths.temporaryDirectory("tour")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/vitrine.toml"
+        try "[photos]\ndirectory = \"\(TestPaths.samplePhotos)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try ProcessResult.run(["run", "--config", config, "--out", folder + "/tour"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("no display"))
+        #expect(result.stdout.contains(folder + "/tour"))
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: folder + "/tour").filter { $0.hasSuffix(".png") }
+        #expect(pngs.count >= 10)
+    }
+}

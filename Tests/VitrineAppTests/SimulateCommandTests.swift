@@ -1,0 +1,108 @@
+import Foundation
+import Geometry
+import Testing
+import Touch
+
+/// `vitrine simulate` as a user runs it: the real executable, real recordings, real photos.
+@Suite(.serialized) struct SimulateCommandTests {
+    struct TraceLine {
+        var t: Double
+        var mode: String
+        var index: Int?
+        var photo: Rect?
+        var backgroundAlpha: Double
+        var scroll: Double
+    }
+
+    static func readTrace(_ path: String) throws -> [TraceLine] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            var photo: Rect?
+            if let p = object["photo"] as? [String: Double] {
+                photo = Rect(x: p["x"]!, y: p["y"]!, width: p["w"]!, height: p["h"]!)
+            }
+            return TraceLine(t: try #require(object["t"] as? Double), mode: try #require(object["mode"] as? String),
+                             index: object["index"] as? Int, photo: photo,
+                             backgroundAlpha: try #require(object["background_alpha"] as? Double),
+                             scroll: try #require(object["scroll"] as? Double))
+        }
+    }
+
+    /// Where the recording's first finger lands on an 800x480 screen, decoded independently of the app.
+    static func firstTouch(_ recording: String, screen: Size) throws -> Point {
+        let parsed = try EvemuRecording.load(path: TestPaths.recording(recording))
+        var decoder = try TouchDecoder(device: parsed.device,
+                                       transform: TouchTransform(device: parsed.device, screen: screen))
+        for event in parsed.events {
+            if let frame = decoder.feed(event), let contact = frame.contacts.first { return contact.position }
+        }
+        throw CancellationError()
+    }
+
+    @Test func aTapFromARealTouchscreenOpensThePhotoUnderIt() throws {
+        let out = try TestPaths.temporaryDirectory("tap")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let trace = out + "/trace.jsonl"
+        let result = try ProcessResult.run(["simulate", "--size", "800x480", "--photos", TestPaths.samplePhotos,
+                                            "--replay", TestPaths.recording("atmel_maxtouch.1-finger-fast-taps.evemu"),
+                                            "--trace", trace])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try Self.readTrace(trace)
+
+        // The default grid: 4 columns, 4 px spacing, square cells; the tap's cell by plain arithmetic.
+        let tap = try Self.firstTouch("atmel_maxtouch.1-finger-fast-taps.evemu", screen: Size(width: 800, height: 480))
+        let cell = (800.0 - 5 * 4) / 4
+        let column = Int((tap.x - 4) / (cell + 4)), row = Int((tap.y - 4) / (cell + 4))
+        let expected = row * 4 + column
+
+        let opening = try #require(lines.first { $0.mode == "opening" })
+        #expect(opening.index == expected)
+        #expect(opening.t >= 0.5)
+        // It started from that cell's frame.
+        let cellRect = Rect(x: 4 + Double(column) * (cell + 4), y: 4 + Double(row) * (cell + 4), width: cell, height: cell)
+        let first = try #require(opening.photo)
+        #expect(abs(first.midX - cellRect.midX) < 40 && abs(first.midY - cellRect.midY) < 40)
+        // Before the recording starts, the grid is at rest.
+        #expect(lines.prefix { $0.t < 0.5 }.allSatisfy { $0.mode == "grid" && $0.index == nil && $0.photo == nil })
+    }
+
+    @Test func theTraceHasOneLinePerFrameAt60Hz() throws {
+        let out = try TestPaths.temporaryDirectory("trace")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let trace = out + "/trace.jsonl"
+        let result = try ProcessResult.run(["simulate", "--size", "640x480", "--photos", TestPaths.samplePhotos,
+                                            "--duration", "1", "--trace", trace])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try Self.readTrace(trace)
+        #expect(lines.count == 61)
+        for (n, line) in lines.enumerated() {
+            #expect(abs(line.t - Double(n) / 60) < 1e-4)
+        }
+    }
+
+    @Test func snapshotsAreWrittenAsPNGsAtTheRequestedTimes() throws {
+        let out = try TestPaths.temporaryDirectory("snap")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try ProcessResult.run(["simulate", "--size", "320x240", "--photos", TestPaths.samplePhotos,
+                                            "--snapshot", "0.25,0.5", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        for name in ["snapshot-0.250.png", "snapshot-0.500.png"] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
+            #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            // IHDR: width and height big-endian at bytes 16...23.
+            let width = data[16...19].reduce(0) { $0 << 8 | Int($1) }, height = data[20...23].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == 320 && height == 240)
+        }
+    }
+
+    @Test func badArgumentsAreUsageErrorsWithStatus2() throws {
+        let size = try ProcessResult.run(["simulate", "--size", "huge"])
+        #expect(size.status == 2)
+        #expect(size.stderr.contains("--size must be WIDTHxHEIGHT"))
+        let replay = try ProcessResult.run(["simulate", "--size", "800x480", "--photos", TestPaths.samplePhotos,
+                                            "--replay", "/nonexistent.evemu"])
+        #expect(replay.status == 2)
+        #expect(replay.stderr.contains("/nonexistent.evemu"))
+    }
+}
