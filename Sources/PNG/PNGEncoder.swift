@@ -1,12 +1,5 @@
 import Blitter
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes bitmaps as 8-bit RGB PNG files (colour type 2), for screenshots and `snapshot` output.
 public enum PNGEncoder {
@@ -140,9 +133,9 @@ extension [UInt8] {
         let start = count
         append(contentsOf: type.utf8)
         append(contentsOf: data)
-        let crc = self[start...].withContiguousStorageIfAvailable { bytes in
-            crc32(0, bytes.baseAddress, uInt(bytes.count))
-        } ?? 0
+        let crc = withUnsafeBufferPointer { bytes in
+            crc32(0, bytes.baseAddress.map { $0 + start }, uInt(bytes.count - start))
+        }
         appendBigEndian(UInt32(crc))
     }
 }
