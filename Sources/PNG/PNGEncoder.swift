@@ -1,12 +1,5 @@
 import Blitter
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes bitmaps as 8-bit RGB PNG files (colour type 2), for screenshots and `snapshot` output.
 public enum PNGEncoder {
@@ -45,53 +38,68 @@ public enum PNGEncoder {
     /// the usual heuristic (smallest sum of absolute signed bytes), which suits both photos and
     /// flat UI colours. A given `filter` is used for every row instead.
     static func filteredScanlines(_ bitmap: Bitmap, filter forced: UInt8? = nil) -> [UInt8] {
-        let rowBytes = bitmap.width * 3
-        var out = [UInt8](repeating: 0, count: (rowBytes + 1) * bitmap.height)
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var current = [UInt8](repeating: 0, count: rowBytes)
-        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowBytes), count: 5)
+        let rowBytes = bitmap.width * 3, lineBytes = rowBytes + 1
+        let filters: [UInt8] = forced.map { [$0] } ?? [0, 1, 2, 3, 4]
+        var out = [UInt8](repeating: 0, count: lineBytes * bitmap.height)
+        // The RGB bytes of the previous and the current row, each after 3 zero bytes: the
+        // filters' "pixel to the left" of the first pixel is 0, and so is the row above the first.
+        var previous = [UInt8](repeating: 0, count: rowBytes + 3)
+        var current = previous
+        var candidate = [UInt8](repeating: 0, count: rowBytes)
         for y in 0..<bitmap.height {
             let rowStart = y * bitmap.stride
-            for x in 0..<bitmap.width {
-                let p = bitmap.pixels[rowStart + x]
-                current[3 * x] = Pixel.red(p)
-                current[3 * x + 1] = Pixel.green(p)
-                current[3 * x + 2] = Pixel.blue(p)
+            current.withUnsafeMutableBufferPointer { row in
+                for x in 0..<bitmap.width {
+                    let p = bitmap.pixels[rowStart + x]
+                    row[3 + 3 * x] = Pixel.red(p)
+                    row[4 + 3 * x] = Pixel.green(p)
+                    row[5 + 3 * x] = Pixel.blue(p)
+                }
             }
-            var best = 0, bestCost = Int.max
-            for filter in forced.map({ [Int($0)] }) ?? Array(0..<5) {
-                let cost = apply(filter: filter, current: current, previous: previous, into: &candidates[filter])
-                if cost < bestCost { best = filter; bestCost = cost }
+            current.withUnsafeBufferPointer { currentRow in
+                previous.withUnsafeBufferPointer { previousRow in
+                    candidate.withUnsafeMutableBufferPointer { scratch in
+                        out.withUnsafeMutableBufferPointer { output in
+                            guard let row = currentRow.baseAddress.map({ $0 + 3 }),
+                                  let above = previousRow.baseAddress.map({ $0 + 3 }),
+                                  let scratch = scratch.baseAddress,
+                                  let line = output.baseAddress.map({ $0 + y * lineBytes }) else { return }
+                            var best = filters[0]
+                            if filters.count > 1 {
+                                var bestCost = Int.max
+                                for filter in filters {
+                                    apply(filter, row: row, above: above, count: rowBytes, into: scratch)
+                                    var cost = 0
+                                    for i in 0..<rowBytes { cost += Int(Int8(bitPattern: scratch[i]).magnitude) }
+                                    if cost < bestCost { best = filter; bestCost = cost }
+                                }
+                            }
+                            line[0] = best
+                            apply(best, row: row, above: above, count: rowBytes, into: line + 1)
+                        }
+                    }
+                }
             }
-            let start = y * (rowBytes + 1)
-            out[start] = UInt8(best)
-            out.replaceSubrange(start + 1..<start + 1 + rowBytes, with: candidates[best])
             swap(&previous, &current)
         }
         return out
     }
 
-    /// Filters one row with PNG filter type `filter` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) and
-    /// returns its cost: the sum of the output bytes read as signed values.
-    private static func apply(filter: Int, current: [UInt8], previous: [UInt8], into out: inout [UInt8]) -> Int {
-        var cost = 0
-        for i in 0..<current.count {
-            let a = i >= 3 ? current[i - 3] : 0, b = previous[i], c = i >= 3 ? previous[i - 3] : 0
-            let predictor: UInt8
-            switch filter {
-            case 1: predictor = a
-            case 2: predictor = b
-            case 3: predictor = UInt8((Int(a) + Int(b)) / 2)
-            case 4: predictor = paeth(a, b, c)
-            default: predictor = 0
-            }
-            let value = current[i] &- predictor
-            out[i] = value
-            cost += Int(Int8(bitPattern: value).magnitude)
+    /// Filters `count` bytes of `row` with PNG filter type `filter` (0 None, 1 Sub, 2 Up,
+    /// 3 Average, 4 Paeth). `row` and `above` have 3 readable zero bytes before them, the
+    /// "pixel to the left" of the first pixel.
+    private static func apply(_ filter: UInt8, row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, count: Int,
+                              into out: UnsafeMutablePointer<UInt8>) {
+        switch filter {
+        case 1: for i in 0..<count { out[i] = row[i] &- row[i - 3] }
+        case 2: for i in 0..<count { out[i] = row[i] &- above[i] }
+        case 3: for i in 0..<count { out[i] = row[i] &- UInt8((UInt16(row[i - 3]) + UInt16(above[i])) >> 1) }
+        case 4: for i in 0..<count { out[i] = row[i] &- paeth(row[i - 3], above[i], above[i - 3]) }
+        default: out.update(from: row, count: count)
         }
-        return cost
     }
 
+    @inline(__always)
     static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
         let p = Int(a) + Int(b) - Int(c)
         let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
@@ -125,9 +133,9 @@ extension [UInt8] {
         let start = count
         append(contentsOf: type.utf8)
         append(contentsOf: data)
-        let crc = self[start...].withContiguousStorageIfAvailable { bytes in
-            crc32(0, bytes.baseAddress, uInt(bytes.count))
-        } ?? 0
+        let crc = withUnsafeBufferPointer { bytes in
+            crc32(0, bytes.baseAddress.map { $0 + start }, uInt(bytes.count - start))
+        }
         appendBigEndian(UInt32(crc))
     }
 }
