@@ -5,6 +5,7 @@ import Blitter
 public protocol PhotoImages: AnyObject {
     /// A thumbnail that covers a grid cell, in the photo's aspect ratio.
     func thumbnail(_ index: Int) -> Bitmap?
-    /// The photo at (about) the size it has on screen in the pager.
-    func screenImage(_ index: Int) -> Bitmap?
+    /// The photo at the size it has on screen in the pager, with its half-size levels for the
+    /// transitions that shrink it (drawn from a level within 2x of the target, so it never aliases).
+    func screenImage(_ index: Int) -> MipChain?
 }

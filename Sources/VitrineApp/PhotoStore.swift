@@ -15,6 +15,7 @@ public final class PhotoStore: PhotoImages {
     private let queue: DecodeQueue
     private let screenSize: ImageSize
     private let cellSide: Int
+    private var mipChains: [(key: ImageKey, chain: MipChain)] = []
 
     public init(photos: [PhotoInfo], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
                 maxMegapixels: Double, logger: Logger, onDecoded: @escaping @Sendable () -> Void) {
@@ -34,6 +35,7 @@ public final class PhotoStore: PhotoImages {
         let kept = Set(newPhotos)
         for old in photos where !kept.contains(old) {
             cache.removeAll(path: old.path)
+            mipChains.removeAll { $0.key.path == old.path }
             queue.forget(path: old.path)
         }
         photos = newPhotos
@@ -64,8 +66,16 @@ public final class PhotoStore: PhotoImages {
         thumbnailKey(index).flatMap(cache.image(for:))
     }
 
-    public func screenImage(_ index: Int) -> Bitmap? {
-        screenKey(index).flatMap(cache.image(for:))
+    public func screenImage(_ index: Int) -> MipChain? {
+        guard let key = screenKey(index) else { return nil }
+        if let chain = mipChains.first(where: { $0.key == key })?.chain { return chain }
+        guard let image = cache.image(for: key) else { return nil }
+        // Built once per photo on screen; only the last few are kept (the current page and its
+        // neighbours), the cache holds the rest at their base level.
+        let chain = MipChain(image)
+        mipChains.append((key, chain))
+        if mipChains.count > 4 { mipChains.removeFirst() }
+        return chain
     }
 
     // MARK: - What to decode

@@ -45,8 +45,10 @@ public struct Renderer {
     private func drawPhoto(_ index: Int, in rect: Rect, images: PhotoImages, into target: inout Bitmap) {
         let clip = rect.enclosingPixels.intersection(target.bounds)
         guard !clip.isEmpty else { return }
-        if let image = images.screenImage(index) ?? images.thumbnail(index) {
+        if let image = images.screenImage(index) {
             target.drawAspectFill(image, in: rect, clip: clip)
+        } else if let thumbnail = images.thumbnail(index) {
+            target.drawAspectFill(thumbnail, in: rect, clip: clip)
         } else {
             target.fill(clip, color: grid.placeholderColor)
         }
