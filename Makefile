@@ -1,0 +1,37 @@
+# Install Vitrine on a kiosk (see README, "Deploy on a kiosk"):
+#   make install            build in release mode, install binary, config, unit and sample photos
+#   make uninstall
+# DESTDIR stages the files elsewhere; BINARY installs an already built executable.
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+UNITDIR ?= /etc/systemd/system
+BINARY ?= .build/release/vitrine
+
+.PHONY: all build install uninstall test
+
+all: build
+
+build:
+	swift build -c release --product vitrine
+
+$(BINARY):
+	swift build -c release --product vitrine
+
+install: $(BINARY)
+	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/vitrine
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/vitrine
+	# The example is always current; an edited vitrine.toml is never overwritten.
+	install -m 0644 Config/vitrine.toml $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml.example
+	[ -e $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml ] || install -m 0644 Config/vitrine.toml $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml
+	install -D -m 0644 systemd/vitrine.service $(DESTDIR)$(UNITDIR)/vitrine.service
+	install -d -m 0755 $(DESTDIR)$(PREFIX)/share/vitrine/samples
+	install -m 0644 Samples/photos/*.jpg Samples/ATTRIBUTION.md $(DESTDIR)$(PREFIX)/share/vitrine/samples/
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/vitrine/README.md
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(UNITDIR)/vitrine.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/vitrine $(DESTDIR)$(PREFIX)/share/doc/vitrine
+	# $(SYSCONFDIR)/vitrine is left: it holds the integrator's configuration.
+
+test:
+	scripts/test
