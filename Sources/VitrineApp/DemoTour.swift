@@ -22,9 +22,9 @@ public final class DemoTour: ScriptedInput {
 
     /// Times when a picture tells the story; the tour's PNGs are taken at these.
     public let highlights: [(time: Double, name: String)] = [
-        (0.4, "grid"), (1.5, "grid-scrolled"), (2.15, "opening"), (2.9, "pager"), (3.15, "paging"),
-        (4.6, "dismiss-drag"), (4.95, "dismiss-flying-back"), (5.6, "grid-after-dismiss"),
-        (6.8, "pager-second-photo"), (7.7, "double-tap-zoomed"), (8.65, "closing"), (9.3, "grid-at-rest"),
+        (0.4, "grid"), (1.0, "grid-scrolling"), (2.95, "opening"), (3.6, "pager"), (3.95, "paging"),
+        (5.4, "dismiss-drag"), (5.75, "dismiss-flying-back"), (6.6, "grid-after-dismiss"),
+        (7.8, "pager-second-photo"), (8.7, "double-tap-zoomed"), (9.45, "closing"), (10.0, "grid-at-rest"),
     ]
 
     private var script: [(start: Double, step: Step)]
@@ -36,16 +36,17 @@ public final class DemoTour: ScriptedInput {
         screen = screenSize
         script = [
             (0.5, .drag(from: UnitPoint(x: 0.5, y: 0.75), to: UnitPoint(x: 0.5, y: 0.45), duration: 0.35)),
-            (2.0, .tap(photo: 1)),
-            (3.0, .drag(from: UnitPoint(x: 0.85, y: 0.5), to: UnitPoint(x: 0.25, y: 0.52), duration: 0.25)),
-            (4.2, .drag(from: UnitPoint(x: 0.5, y: 0.4), to: UnitPoint(x: 0.56, y: 0.75), duration: 0.6)),
-            (6.2, .tap(photo: 4)),
-            (7.2, .doubleTap(at: UnitPoint(x: 0.5, y: 0.45))),
-            (8.6, .back),
+            // Taps wait for the fling to come to rest: a touch on a moving grid only stops it.
+            (2.8, .tap(photo: 5)),
+            (3.8, .drag(from: UnitPoint(x: 0.85, y: 0.5), to: UnitPoint(x: 0.25, y: 0.52), duration: 0.25)),
+            (5.0, .drag(from: UnitPoint(x: 0.5, y: 0.4), to: UnitPoint(x: 0.56, y: 0.75), duration: 0.6)),
+            (7.0, .tap(photo: 2)),
+            (8.0, .doubleTap(at: UnitPoint(x: 0.5, y: 0.45))),
+            (9.4, .back),
         ]
     }
 
-    public var endTime: Double { 9.0 }
+    public var endTime: Double { 9.8 }
 
     public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
         while let next = script.first, next.start <= time {
