@@ -48,6 +48,8 @@ public struct AnimatedVector: Sendable {
     public func isFinished(at time: Double) -> Bool { time >= endTime }
 
     public func value(at time: Double) -> [Double] {
+        // Compared as isFinished does, so the end is the same instant for both.
+        if isFinished(at: time) { return to }
         let t = time - startTime
         return from.indices.map { i in
             let f = curves[i].value(at: t)
@@ -57,6 +59,7 @@ public struct AnimatedVector: Sendable {
 
     /// Units per second.
     public func velocity(at time: Double) -> [Double] {
+        if isFinished(at: time) { return to.map { _ in 0 } }
         let t = time - startTime
         return from.indices.map { i in (to[i] - from[i]) * curves[i].velocity(at: t) }
     }

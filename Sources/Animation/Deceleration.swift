@@ -39,14 +39,13 @@ public struct Deceleration: Equatable, Sendable {
     public func isFinished(at time: Double) -> Bool { time >= endTime }
 
     public func position(at time: Double) -> Double {
-        let t = min(max(time - startTime, 0), duration)
+        let t = isFinished(at: time) ? duration : min(max(time - startTime, 0), duration)
         return startPosition + startVelocity * (exp(decay * t) - 1) / decay
     }
 
     public func velocity(at time: Double) -> Double {
-        let t = time - startTime
-        if t >= duration { return 0 }
-        return startVelocity * exp(decay * max(t, 0))
+        if isFinished(at: time) { return 0 }
+        return startVelocity * exp(decay * max(time - startTime, 0))
     }
 
     /// Where the motion would come to rest if it never stopped.

@@ -23,14 +23,12 @@ public struct SpringBack: Equatable, Sendable {
     public func isFinished(at time: Double) -> Bool { time >= endTime }
 
     public func value(at time: Double) -> Double {
-        let t = time - startTime
-        if t >= duration { return rest }
-        return rest + oscillator.displacement(at: max(t, 0))
+        if isFinished(at: time) { return rest }
+        return rest + oscillator.displacement(at: max(time - startTime, 0))
     }
 
     public func velocity(at time: Double) -> Double {
-        let t = time - startTime
-        if t >= duration { return 0 }
-        return oscillator.velocity(at: max(t, 0))
+        if isFinished(at: time) { return 0 }
+        return oscillator.velocity(at: max(time - startTime, 0))
     }
 }

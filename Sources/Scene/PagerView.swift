@@ -45,13 +45,15 @@ public final class PagerView: TransitionEnd {
         return base.offsetBy(dx: Double(index - currentIndex) * pageWidth + pageOffset, dy: 0)
     }
 
-    /// The pages at least partly on screen.
+    /// The current page (always, so the current photo's rect is known even while it slides in)
+    /// and the neighbours that are at least partly on screen.
     public func visiblePages() -> [PhotoPlacement] {
         guard !photoSizes.isEmpty else { return [] }
         return (max(currentIndex - 1, 0)...min(currentIndex + 1, lastIndex)).compactMap { index in
             guard index != hiddenIndex else { return nil }
             let rect = pageRect(of: index)
-            return rect.intersection(screen) == nil ? nil : PhotoPlacement(index: index, rect: rect)
+            let shown = index == currentIndex || rect.intersection(screen) != nil
+            return shown ? PhotoPlacement(index: index, rect: rect) : nil
         }
     }
 
