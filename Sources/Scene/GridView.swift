@@ -160,10 +160,11 @@ public final class GridView: TransitionEnd {
         case let .decelerating(coast):
             let position = coast.position(at: time)
             let edge: Double? = position < 0 ? 0 : position > maxOffset ? maxOffset : nil
-            if let edge, let crossing = coast.time(reaching: edge) {
+            if let edge {
                 // Ran past the edge: keep the speed it had there and spring back from the edge.
-                let back = SpringBack(from: edge, to: edge, velocity: coast.velocity(at: crossing), time: crossing,
-                                      duration: bounceDuration, dampingRatio: bounceDamping)
+                let crossing = coast.time(reaching: edge) ?? time
+                let back = SpringBack(from: coast.position(at: crossing), to: edge, velocity: coast.velocity(at: crossing),
+                                      time: crossing, duration: bounceDuration, dampingRatio: bounceDamping)
                 motion = .bouncing(back)
                 update(to: time)
                 return

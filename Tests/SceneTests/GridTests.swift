@@ -123,3 +123,18 @@ import Geometry
         #expect(h.scene.mode == .opening)
     }
 }
+
+@Suite struct GridEdgeTests {
+    @Test func aFlingPastTheEndOvershootsAndSpringsBackToTheEdge() {
+        let h = Harness(photoCount: 60)  // 15 rows: max offset 4 + 15 * 269 - 1920 = 2119
+        h.drag(from: Point(x: 500, y: 1800), to: Point(x: 500, y: 1000), duration: 0.2)  // 4000 px/s
+        var overshot = false
+        for _ in 0..<200 {
+            let frame = h.frame(after: 1.0 / 60)
+            if frame.gridScroll > h.scene.grid.maxOffset + 1 { overshot = true }
+        }
+        #expect(overshot)
+        #expect(h.frame().gridScroll == h.scene.grid.maxOffset)
+        #expect(!h.scene.isAnimating)
+    }
+}
