@@ -4,6 +4,7 @@ import Geometry
 
 /// The thumbnail grid: square cells, `columns` per row, `spacing` between cells and at the edges,
 /// scrolled vertically with UIScrollView's physics (1:1 drag, rubber band, deceleration, spring back).
+/// Others read it; only the `Scene` that owns it moves it.
 public final class GridView: TransitionEnd {
     public let screenSize: Size
     public let columns: Int
@@ -109,7 +110,7 @@ public final class GridView: TransitionEnd {
 
     // MARK: Library changes
 
-    public func setPhotoCount(_ count: Int) {
+    func setPhotoCount(_ count: Int) {
         photoCount = max(count, 0)
         if let hidden = hiddenIndex, hidden >= photoCount { hiddenIndex = nil }
         if case .dragging = motion { return }
@@ -118,7 +119,7 @@ public final class GridView: TransitionEnd {
     }
 
     /// Scrolls without animation so the cell is fully visible; centred if it was out of view.
-    public func scrollToShow(_ index: Int) {
+    func scrollToShow(_ index: Int) {
         guard index >= 0, index < photoCount else { return }
         let cell = contentRect(of: index)
         let top = offset, bottom = offset + screenSize.height
@@ -153,7 +154,7 @@ public final class GridView: TransitionEnd {
     }
 
     /// Brings the motion up to `time`.
-    public func update(to time: Double) {
+    func update(to time: Double) {
         switch motion {
         case .resting, .dragging:
             return
@@ -178,20 +179,20 @@ public final class GridView: TransitionEnd {
     }
 
     /// A finger touched down at screen height `y`: the content stops where it is and follows it.
-    public func beginDrag(fingerY y: Double) {
+    func beginDrag(fingerY y: Double) {
         let raw = RubberBand.unclamp(offset, lower: 0, upper: maxOffset, dimension: screenSize.height)
         motion = .dragging(rawStart: raw, fingerStart: y)
     }
 
     /// The finger is at screen height `y`: 1:1, rubber-banded past the ends.
-    public func drag(fingerY y: Double) {
+    func drag(fingerY y: Double) {
         guard case let .dragging(rawStart, fingerStart) = motion else { return }
         offset = RubberBand.clamp(rawStart - (y - fingerStart), lower: 0, upper: maxOffset,
                                   dimension: screenSize.height)
     }
 
     /// The finger lifted moving at `velocityY` px/s: coast, spring back, or rest.
-    public func endDrag(velocityY: Double, at time: Double) {
+    func endDrag(velocityY: Double, at time: Double) {
         guard isDragging else { return }
         let velocity = -velocityY
         if offset < 0 || offset > maxOffset {

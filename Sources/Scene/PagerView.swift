@@ -4,6 +4,7 @@ import Geometry
 
 /// The full-screen pager: photos aspect-fit on black, side by side with `pageSpacing` between them,
 /// dragged 1:1, settled by a critically damped spring; the current photo zooms and pans.
+/// Others read it; only the `Scene` that owns it moves it.
 public final class PagerView: TransitionEnd {
     public let screenSize: Size
     public private(set) var photoSizes: [Size]
@@ -83,7 +84,7 @@ public final class PagerView: TransitionEnd {
     // MARK: State
 
     /// Shows photo `index` at rest at 1x, without animation.
-    public func show(_ index: Int) {
+    func show(_ index: Int) {
         currentIndex = min(max(index, 0), max(lastIndex, 0))
         pageOffset = 0
         settle = nil
@@ -92,14 +93,14 @@ public final class PagerView: TransitionEnd {
     }
 
     /// The library changed; the current photo stays as it is if it kept its index and size.
-    public func setPhotoSizes(_ sizes: [Size], currentIndex index: Int) {
+    func setPhotoSizes(_ sizes: [Size], currentIndex index: Int) {
         let unchanged = index == currentIndex && index < sizes.count && index < photoSizes.count
             && sizes[index] == photoSizes[index]
         photoSizes = sizes
         if !unchanged { show(index) }
     }
 
-    public func update(to time: Double) {
+    func update(to time: Double) {
         if let animation = settle {
             pageOffset = animation.value(at: time)[0]
             if animation.isFinished(at: time) { settle = nil }
@@ -111,26 +112,26 @@ public final class PagerView: TransitionEnd {
     }
 
     /// A finger touched down: whatever moves stops where it is.
-    public func hold(at time: Double) {
+    func hold(at time: Double) {
         update(to: time)
         settle = nil
         zoomAnimation = nil
     }
 
     /// A touch that did nothing lifted: finish what it stopped.
-    public func release(at time: Double) {
+    func release(at time: Double) {
         settleOffset(velocity: 0, at: time)
         settleZoom(about: zoomedRect.center, at: time)
     }
 
     // MARK: Paging
 
-    public func beginDrag() {
+    func beginDrag() {
         dragStartOffset = pageOffset
     }
 
     /// The finger travelled `dx` since touch-down: 1:1, rubber-banded past the first and last photo.
-    public func drag(dx: Double) {
+    func drag(dx: Double) {
         let raw = dragStartOffset + dx
         let lower = currentIndex == lastIndex ? 0 : -Double.infinity
         let upper = currentIndex == 0 ? 0 : Double.infinity
@@ -139,7 +140,7 @@ public final class PagerView: TransitionEnd {
 
     /// The finger lifted moving at `velocityX` px/s. Returns the new current photo if it changed.
     @discardableResult
-    public func endDrag(velocityX: Double, at time: Double) -> Int? {
+    func endDrag(velocityX: Double, at time: Double) -> Int? {
         let dx = pageOffset
         // The neighbour the drag leans towards: left drag shows the next photo.
         let direction = dx < 0 ? 1 : dx > 0 ? -1 : (velocityX < 0 ? 1 : -1)
@@ -163,7 +164,7 @@ public final class PagerView: TransitionEnd {
     }
 
     /// Slideshow: the next photo (after the last comes the first) slides in from the right.
-    public func advance(to index: Int, at time: Double) {
+    func advance(to index: Int, at time: Double) {
         guard index >= 0, index <= lastIndex, index != currentIndex else { return }
         hold(at: time)
         move(to: index, direction: 1)
@@ -191,13 +192,13 @@ public final class PagerView: TransitionEnd {
 
     // MARK: Zoom
 
-    public func beginPinch() {
+    func beginPinch() {
         gestureStartRect = zoomedRect
     }
 
     /// Fingers `scale` times as far apart as at the start, their midpoint moved from `startCenter`
     /// to `center`: the photo point under the midpoint stays under it. Past 1x and max_zoom it resists.
-    public func pinch(startCenter: Point, center: Point, scale: Double) {
+    func pinch(startCenter: Point, center: Point, scale: Double) {
         let fit = fitRect(of: currentIndex)
         guard fit.width > 0, gestureStartRect.width > 0 else { return }
         let startScale = gestureStartRect.width / fit.width
@@ -208,12 +209,12 @@ public final class PagerView: TransitionEnd {
             .offsetBy(dx: center.x - startCenter.x, dy: center.y - startCenter.y)
     }
 
-    public func endPinch(center: Point, at time: Double) {
+    func endPinch(center: Point, at time: Double) {
         settleZoom(about: center, at: time)
     }
 
     /// Double tap: zoomed goes back to 1x, 1x zooms to double_tap_zoom about the tap point.
-    public func toggleZoom(at point: Point, at time: Double) {
+    func toggleZoom(at point: Point, at time: Double) {
         hold(at: time)
         let fit = fitRect(of: currentIndex)
         let target: Rect
@@ -225,12 +226,12 @@ public final class PagerView: TransitionEnd {
         animateZoom(to: target, at: time)
     }
 
-    public func beginPan() {
+    func beginPan() {
         gestureStartRect = zoomedRect
     }
 
     /// A zoomed photo follows the finger, clamped so its edges never come inside the screen.
-    public func pan(translation: Point) {
+    func pan(translation: Point) {
         zoomedRect = clampedToScreen(gestureStartRect.offsetBy(dx: translation.x, dy: translation.y))
     }
 
