@@ -1,0 +1,209 @@
+import Animation
+import Config
+import Geometry
+
+/// The thumbnail grid: square cells, `columns` per row, `spacing` between cells and at the edges,
+/// scrolled vertically with UIScrollView's physics (1:1 drag, rubber band, deceleration, spring back).
+/// Others read it; only the `Scene` that owns it moves it.
+public final class GridView: TransitionEnd {
+    public let screenSize: Size
+    public let columns: Int
+    public let spacing: Double
+    /// The side of a square cell.
+    public let cellSize: Double
+    public private(set) var photoCount: Int
+    public private(set) var hiddenIndex: Int?
+    /// The shown scroll offset (positive: content moved up), rubber band included.
+    public private(set) var offset: Double = 0
+
+    private let decelerationRate: Double
+    private let bounceDuration: Double
+    private let bounceDamping: Double
+
+    private enum Motion {
+        case resting
+        /// A finger holds the content: `rawStart` is the unbanded offset when it touched down.
+        case dragging(rawStart: Double, fingerStart: Double)
+        case decelerating(Deceleration)
+        case bouncing(SpringBack)
+    }
+
+    private var motion = Motion.resting
+
+    public init(settings: Settings, screenSize: Size, photoCount: Int) {
+        self.screenSize = screenSize
+        columns = max(settings.grid.columns, 1)
+        spacing = max(settings.grid.spacing, 0)
+        cellSize = max((screenSize.width - Double(columns + 1) * spacing) / Double(columns), 1)
+        self.photoCount = max(photoCount, 0)
+        decelerationRate = settings.grid.decelerationRate
+        bounceDuration = settings.animation.bounceDuration
+        bounceDamping = settings.animation.bounceDamping
+    }
+
+    // MARK: Layout
+
+    public var rowCount: Int { (photoCount + columns - 1) / columns }
+
+    /// Height of all rows with the spacing above, between and below them.
+    public var contentHeight: Double { spacing + Double(rowCount) * (cellSize + spacing) }
+
+    /// The largest resting offset; 0 when the content is shorter than the screen.
+    public var maxOffset: Double { max(contentHeight - screenSize.height, 0) }
+
+    /// Cell `index` in content coordinates (offset 0).
+    public func contentRect(of index: Int) -> Rect {
+        let row = index / columns, column = index % columns
+        return Rect(x: spacing + Double(column) * (cellSize + spacing),
+                    y: spacing + Double(row) * (cellSize + spacing),
+                    width: cellSize, height: cellSize)
+    }
+
+    /// Cell `index` on screen at the current offset (may reach past the screen).
+    public func cellRect(of index: Int) -> Rect {
+        contentRect(of: index).offsetBy(dx: 0, dy: -offset)
+    }
+
+    /// The photo whose cell contains the screen point, if any (not the spacing between cells).
+    public func index(at point: Point) -> Int? {
+        let step = cellSize + spacing
+        let x = point.x - spacing, y = point.y + offset - spacing
+        guard x >= 0, y >= 0 else { return nil }
+        let column = Int(x / step), row = Int(y / step)
+        guard column < columns,
+              x - Double(column) * step < cellSize, y - Double(row) * step < cellSize else { return nil }
+        let index = row * columns + column
+        return index < photoCount ? index : nil
+    }
+
+    /// The cells at least partly on screen, hidden one included.
+    public func visibleCells() -> [GridCell] {
+        guard photoCount > 0 else { return [] }
+        let step = cellSize + spacing
+        let firstRow = max(Int(((offset - spacing) / step).rounded(.down)), 0)
+        let lastRow = min(Int(((offset + screenSize.height - spacing) / step).rounded(.down)), rowCount - 1)
+        guard firstRow <= lastRow else { return [] }
+        var cells: [GridCell] = []
+        for row in firstRow...lastRow {
+            for column in 0..<columns {
+                let index = row * columns + column
+                guard index < photoCount else { break }
+                let rect = cellRect(of: index)
+                if rect.maxY > 0, rect.minY < screenSize.height {
+                    cells.append(GridCell(index: index, rect: rect))
+                }
+            }
+        }
+        return cells
+    }
+
+    // MARK: TransitionEnd
+
+    public func frame(of index: Int) -> Rect? {
+        guard index >= 0, index < photoCount else { return nil }
+        return cellRect(of: index)
+    }
+
+    public func setHidden(_ index: Int?) {
+        hiddenIndex = index
+    }
+
+    // MARK: Library changes
+
+    func setPhotoCount(_ count: Int) {
+        photoCount = max(count, 0)
+        if let hidden = hiddenIndex, hidden >= photoCount { hiddenIndex = nil }
+        if case .dragging = motion { return }
+        motion = .resting
+        offset = min(max(offset, 0), maxOffset)
+    }
+
+    /// Scrolls without animation so the cell is fully visible; centred if it was out of view.
+    func scrollToShow(_ index: Int) {
+        guard index >= 0, index < photoCount else { return }
+        let cell = contentRect(of: index)
+        let top = offset, bottom = offset + screenSize.height
+        var target = offset
+        if cell.maxY <= top || cell.minY >= bottom {
+            target = cell.midY - screenSize.height / 2
+        } else if cell.minY < top {
+            target = cell.minY - spacing
+        } else if cell.maxY > bottom {
+            target = cell.maxY + spacing - screenSize.height
+        } else {
+            return
+        }
+        if case .dragging = motion { return }
+        motion = .resting
+        offset = min(max(target, 0), maxOffset)
+    }
+
+    // MARK: Scrolling
+
+    /// True while the content moves on its own (coasting or springing back).
+    public var isMoving: Bool {
+        switch motion {
+        case .decelerating, .bouncing: true
+        case .resting, .dragging: false
+        }
+    }
+
+    public var isDragging: Bool {
+        if case .dragging = motion { return true }
+        return false
+    }
+
+    /// Brings the motion up to `time`.
+    func update(to time: Double) {
+        switch motion {
+        case .resting, .dragging:
+            return
+        case let .decelerating(coast):
+            let position = coast.position(at: time)
+            let edge: Double? = position < 0 ? 0 : position > maxOffset ? maxOffset : nil
+            if let edge {
+                // Ran past the edge: keep the speed it had there and spring back from the edge.
+                let crossing = coast.time(reaching: edge) ?? time
+                let back = SpringBack(from: coast.position(at: crossing), to: edge, velocity: coast.velocity(at: crossing),
+                                      time: crossing, duration: bounceDuration, dampingRatio: bounceDamping)
+                motion = .bouncing(back)
+                update(to: time)
+                return
+            }
+            offset = position
+            if coast.isFinished(at: time) { motion = .resting }
+        case let .bouncing(back):
+            offset = back.value(at: time)
+            if back.isFinished(at: time) { motion = .resting }
+        }
+    }
+
+    /// A finger touched down at screen height `y`: the content stops where it is and follows it.
+    func beginDrag(fingerY y: Double) {
+        let raw = RubberBand.unclamp(offset, lower: 0, upper: maxOffset, dimension: screenSize.height)
+        motion = .dragging(rawStart: raw, fingerStart: y)
+    }
+
+    /// The finger is at screen height `y`: 1:1, rubber-banded past the ends.
+    func drag(fingerY y: Double) {
+        guard case let .dragging(rawStart, fingerStart) = motion else { return }
+        offset = RubberBand.clamp(rawStart - (y - fingerStart), lower: 0, upper: maxOffset,
+                                  dimension: screenSize.height)
+    }
+
+    /// The finger lifted moving at `velocityY` px/s: coast, spring back, or rest.
+    func endDrag(velocityY: Double, at time: Double) {
+        guard isDragging else { return }
+        let velocity = -velocityY
+        if offset < 0 || offset > maxOffset {
+            let edge = offset < 0 ? 0 : maxOffset
+            let raw = RubberBand.unclamp(offset, lower: 0, upper: maxOffset, dimension: screenSize.height)
+            let shownVelocity = velocity * RubberBand.slope(raw - edge, dimension: screenSize.height)
+            motion = .bouncing(SpringBack(from: offset, to: edge, velocity: shownVelocity, time: time,
+                                          duration: bounceDuration, dampingRatio: bounceDamping))
+            return
+        }
+        let coast = Deceleration(position: offset, velocity: velocity, time: time, rate: decelerationRate)
+        motion = coast.duration > 0 ? .decelerating(coast) : .resting
+    }
+}

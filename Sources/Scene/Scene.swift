@@ -1,0 +1,424 @@
+import Animation
+import Config
+import Geometry
+import Gestures
+import Touch
+
+/// The iOS Photos interaction as a pure state machine (SPEC §1): touch frames and keys go in,
+/// `SceneFrame`s come out, and time is always passed in (CLOCK_MONOTONIC or virtual time).
+///
+/// The grid and the pager never know about each other: the transitions between them (opening,
+/// dismissing, closing) ask both for a photo's frame on screen and hide their copies while they
+/// carry it.
+public final class Scene {
+    /// What the app tells `setPhotoSizes` about the photo that is open.
+    public enum OpenPhotoChange: Equatable, Sendable {
+        /// It keeps its index (or is gone if that index no longer exists).
+        case unchanged
+        case movedTo(Int)
+        case removed
+    }
+
+    public let settings: Settings
+    public let screenSize: Size
+    public private(set) var photoSizes: [Size]
+    public let grid: GridView
+    public let pager: PagerView
+
+    private enum State {
+        case grid
+        case opening(OpeningTransition)
+        case pager
+        case dismissing(DismissTransition)
+        case closing(ClosingTransition)
+    }
+
+    /// What the current touch sequence drives, decided at touch-down (and for the pager, once the
+    /// finger has moved far enough to tell a page from a dismissal).
+    private enum TouchOwner {
+        case none
+        /// `stoppedScroll`: it landed on moving content, so it is not a tap.
+        case grid(stoppedScroll: Bool)
+        case pagerUndecided
+        case paging
+        case panningZoomed
+        case pinching
+        case dismiss
+        /// Landed during a transition away from the photo, or outlived its purpose: never queued.
+        case ignored
+    }
+
+    private var state = State.grid
+    private var owner = TouchOwner.none
+    private var recognizer: GestureRecognizer
+    private var lastOpenedIndex: Int?
+    private var now = -Double.infinity
+
+    public init(settings: Settings, screenSize: Size, photoSizes: [Size]) {
+        self.settings = settings
+        self.screenSize = screenSize
+        self.photoSizes = photoSizes
+        grid = GridView(settings: settings, screenSize: screenSize, photoCount: photoSizes.count)
+        pager = PagerView(settings: settings, screenSize: screenSize, photoSizes: photoSizes)
+        recognizer = GestureRecognizer(configuration: .init(tapSlop: settings.input.tapSlop,
+                                                             tapTimeout: settings.input.tapTimeout))
+    }
+
+    private var screen: Rect { Rect(origin: .zero, size: screenSize) }
+
+    // MARK: Queries
+
+    public var mode: SceneMode {
+        switch state {
+        case .grid: .grid
+        case .opening: .opening
+        case .pager: .pager
+        case .dismissing: .dismissing
+        case .closing: .closing
+        }
+    }
+
+    /// The photo shown, carried, or (in the grid) last opened; nil before any was opened.
+    public var currentIndex: Int? {
+        switch state {
+        case .grid: lastOpenedIndex
+        case .pager: pager.currentIndex
+        case let .opening(transition): transition.index
+        case let .dismissing(transition): transition.index
+        case let .closing(transition): transition.index
+        }
+    }
+
+    /// True while anything would move without input: the loop needs no frames when this is false
+    /// and no finger is down.
+    public var isAnimating: Bool {
+        let transitionMoves: Bool
+        switch state {
+        case .opening, .closing: transitionMoves = true
+        case let .dismissing(transition): transitionMoves = !transition.isDragging
+        case .grid, .pager: transitionMoves = false
+        }
+        return transitionMoves || grid.isMoving || pager.isAnimating
+    }
+
+    /// True while a finger is down.
+    public var isTouching: Bool { recognizer.isTouching }
+
+    /// The scene at `time` (nondecreasing): animations are advanced to it and finished ones end.
+    public func frame(at time: Double) -> SceneFrame {
+        advance(to: time)
+        let t = now
+        var alpha = 0.0
+        var pages: [PhotoPlacement] = []
+        var moving: PhotoPlacement?
+        switch state {
+        case .grid:
+            break
+        case .pager:
+            alpha = 1
+            pages = pager.visiblePages()
+        case let .opening(transition):
+            alpha = transition.alpha(at: t)
+            moving = PhotoPlacement(index: transition.index, rect: transition.rect(at: t))
+        case let .dismissing(transition):
+            alpha = transition.alpha(at: t)
+            moving = PhotoPlacement(index: transition.index, rect: transition.rect(at: t))
+        case let .closing(transition):
+            alpha = transition.alpha(at: t)
+            moving = PhotoPlacement(index: transition.index, rect: transition.rect(at: t))
+        }
+        return SceneFrame(time: t, mode: mode, currentIndex: currentIndex, gridScroll: grid.offset,
+                          drawsGrid: alpha < 1, gridCells: grid.visibleCells(), hiddenIndex: grid.hiddenIndex,
+                          backgroundAlpha: alpha, pages: pages, movingPhoto: moving)
+    }
+
+    // MARK: Input
+
+    /// The whole contact set at `frame.time` (nondecreasing).
+    public func handle(_ frame: TouchFrame) {
+        advance(to: frame.time)
+        for event in recognizer.handle(frame) {
+            handle(event, at: now)
+        }
+    }
+
+    /// Esc or Back: zoom out to the grid.
+    public func handleBack(at time: Double) {
+        close(at: time)
+    }
+
+    /// Zoom out to the grid with the closing bezier (the key, or the idle timeout). A finger that is
+    /// down stops counting; a photo already flying to the grid keeps flying.
+    public func close(at time: Double) {
+        advance(to: time)
+        let index: Int, rect: Rect, alpha: Double
+        switch state {
+        case .grid, .closing:
+            return
+        case .pager:
+            index = pager.currentIndex
+            rect = pager.frame(of: index) ?? screen
+            alpha = 1
+        case let .opening(transition):
+            (index, rect, alpha) = (transition.index, transition.rect(at: now), transition.alpha(at: now))
+        case let .dismissing(transition):
+            if transition.outcome == .finish { return }
+            (index, rect, alpha) = (transition.index, transition.rect(at: now), transition.alpha(at: now))
+        }
+        // A photo caught on the way gets a pager at rest to cancel back to.
+        pager.show(index)
+        grid.scrollToShow(index)
+        state = .closing(ClosingTransition(index: index, rect: rect, alpha: alpha, to: grid, from: pager,
+                                           settings: settings, time: now))
+        if recognizer.isTouching { owner = .ignored }
+    }
+
+    /// Opens photo `index` from its grid cell, as a tap on it does.
+    public func open(_ index: Int, at time: Double) {
+        advance(to: time)
+        guard case .grid = state, index >= 0, index < photoSizes.count else { return }
+        pager.show(index)
+        lastOpenedIndex = index
+        state = .opening(OpeningTransition(index: index, from: grid, to: pager, screen: screen,
+                                           settings: settings, time: now))
+    }
+
+    /// Slideshow: the pager pages to the next photo (the first after the last); from the grid the
+    /// photo after the last opened one opens. Nothing happens while a finger is down or a
+    /// transition runs.
+    public func showNext(at time: Double) {
+        advance(to: time)
+        guard !photoSizes.isEmpty, !recognizer.isTouching else { return }
+        switch state {
+        case .pager:
+            let next = (pager.currentIndex + 1) % photoSizes.count
+            guard next != pager.currentIndex else { return }
+            pager.advance(to: next, at: now)
+            currentPhotoChanged(to: next)
+        case .grid:
+            let next = lastOpenedIndex.map { ($0 + 1) % photoSizes.count } ?? 0
+            grid.scrollToShow(next)
+            open(next, at: now)
+        default:
+            return
+        }
+    }
+
+    /// The library changed. The grid keeps its scroll position; if the open photo is gone the scene
+    /// is back in the grid at once.
+    public func setPhotoSizes(_ sizes: [Size], openPhoto change: OpenPhotoChange = .unchanged) {
+        let count = sizes.count
+        let openIndex: Int? = if case .grid = state { nil } else { currentIndex }
+        var newIndex: Int?
+        switch change {
+        case .unchanged: newIndex = openIndex
+        case let .movedTo(index): newIndex = index
+        case .removed: newIndex = nil
+        }
+        if let index = newIndex, index < 0 || index >= count { newIndex = nil }
+        photoSizes = sizes
+        grid.setPhotoCount(count)
+
+        if case .grid = state {
+            if case let .movedTo(index) = change, index >= 0, index < count {
+                lastOpenedIndex = index
+            } else if let last = lastOpenedIndex {
+                lastOpenedIndex = count > 0 ? min(last, count - 1) : nil
+            }
+            pager.setPhotoSizes(sizes, currentIndex: lastOpenedIndex ?? 0)
+            return
+        }
+        guard let index = newIndex else {
+            // The open photo is gone: nothing left to carry back.
+            lastOpenedIndex = count > 0 ? min(openIndex ?? 0, count - 1) : nil
+            endTouch()
+            state = .grid
+            grid.setHidden(nil)
+            pager.setHidden(nil)
+            pager.setPhotoSizes(sizes, currentIndex: lastOpenedIndex ?? 0)
+            return
+        }
+        lastOpenedIndex = index
+        if index != openIndex {
+            // A transition carries the old index: land it in the pager.
+            if case .pager = state {} else {
+                endTouch()
+                grid.setHidden(nil)
+                pager.setHidden(nil)
+                state = .pager
+            }
+            grid.scrollToShow(index)
+        }
+        pager.setPhotoSizes(sizes, currentIndex: index)
+    }
+
+    // MARK: Internals
+
+    /// Brings every animation to `time` and ends the transitions that are over.
+    private func advance(to time: Double) {
+        now = max(now, time)
+        grid.update(to: now)
+        pager.update(to: now)
+        switch state {
+        case let .opening(transition) where transition.isFinished(at: now):
+            transition.end()
+            state = .pager
+        case let .closing(transition) where transition.isFinished(at: now):
+            transition.end()
+            state = .grid
+        case let .dismissing(transition) where transition.isFinished(at: now):
+            transition.end()
+            state = transition.outcome == .finish ? .grid : .pager
+        default:
+            break
+        }
+    }
+
+    /// The finger that is down no longer drives anything.
+    private func endTouch() {
+        owner = recognizer.isTouching ? .ignored : .none
+    }
+
+    private func currentPhotoChanged(to index: Int) {
+        lastOpenedIndex = index
+        grid.scrollToShow(index)
+    }
+
+    private func handle(_ event: GestureEvent, at time: Double) {
+        switch event {
+        case let .down(point):
+            touchDown(at: point, time: time)
+        case let .panBegan(pan), let .panChanged(pan):
+            move(pan, at: time)
+        case let .panEnded(pan):
+            release(velocity: pan.velocity, at: time)
+        case let .tap(point):
+            tap(at: point, time: time)
+        case let .doubleTap(point):
+            // In the grid the second tap is a tap of its own (the first may have stopped a scroll).
+            if case .grid = owner { tap(at: point, time: time) }
+            if case .pagerUndecided = owner, case .pager = state {
+                owner = .none
+                pager.toggleZoom(at: point, at: time)
+            }
+        case .pinchBegan:
+            if case .pagerUndecided = owner, case .pager = state {
+                owner = .pinching
+                pager.beginPinch()
+            }
+        case let .pinchChanged(pinch):
+            if case .pinching = owner {
+                pager.pinch(startCenter: pinch.startCenter, center: pinch.center, scale: pinch.scale)
+            }
+        case let .pinchEnded(pinch):
+            if case .pinching = owner {
+                pager.endPinch(center: pinch.center, at: time)
+                owner = .ignored
+            }
+        case let .up(_, velocity):
+            release(velocity: velocity, at: time)
+            owner = .none
+        }
+    }
+
+    private func tap(at point: Point, time: Double) {
+        guard case .grid(stoppedScroll: false) = owner, case .grid = state else { return }
+        grid.endDrag(velocityY: 0, at: time)
+        owner = .none
+        if let index = grid.index(at: point) { open(index, at: time) }
+    }
+
+    private func touchDown(at point: Point, time: Double) {
+        switch state {
+        case .grid:
+            let wasMoving = grid.isMoving
+            grid.beginDrag(fingerY: point.y)
+            owner = .grid(stoppedScroll: wasMoving)
+        case .pager:
+            pager.hold(at: time)
+            owner = .pagerUndecided
+        case let .opening(transition):
+            catchPhoto(transition.index, rect: transition.rect(at: time), alpha: transition.alpha(at: time),
+                       finger: point)
+        case let .closing(transition):
+            catchPhoto(transition.index, rect: transition.rect(at: time), alpha: transition.alpha(at: time),
+                       finger: point)
+        case let .dismissing(transition):
+            if transition.isDragging {
+                owner = .ignored
+            } else {
+                catchPhoto(transition.index, rect: transition.rect(at: time), alpha: transition.alpha(at: time),
+                           finger: point)
+            }
+        }
+    }
+
+    /// A touch on the moving photo stops it where it is and drags it from there (SPEC §1,
+    /// Interruptions); a touch anywhere else during a transition is ignored.
+    private func catchPhoto(_ index: Int, rect: Rect, alpha: Double, finger: Point) {
+        guard rect.contains(finger) else {
+            owner = .ignored
+            return
+        }
+        state = .dismissing(DismissTransition(index: index, rect: rect, alpha: alpha, finger: finger,
+                                              grid: grid, pager: pager, settings: settings))
+        owner = .dismiss
+    }
+
+    private func move(_ pan: Pan, at time: Double) {
+        switch owner {
+        case .grid:
+            grid.drag(fingerY: pan.location.y)
+        case .pagerUndecided:
+            let d = pan.translation
+            if pager.isZoomed {
+                owner = .panningZoomed
+                pager.beginPan()
+                pager.pan(translation: d)
+                return
+            }
+            guard (d.x * d.x + d.y * d.y).squareRoot() > settings.dismiss.startDistance else { return }
+            if d.y > abs(d.x), pager.canDismiss {
+                let index = pager.currentIndex
+                grid.scrollToShow(index)
+                let transition = DismissTransition(index: index, rect: pager.frame(of: index) ?? screen, alpha: 1,
+                                                   finger: pan.start, grid: grid, pager: pager, settings: settings)
+                transition.drag(to: pan.location)
+                state = .dismissing(transition)
+                owner = .dismiss
+            } else {
+                owner = .paging
+                pager.beginDrag()
+                pager.drag(dx: d.x)
+            }
+        case .paging:
+            pager.drag(dx: pan.translation.x)
+        case .panningZoomed:
+            pager.pan(translation: pan.translation)
+        case .dismiss:
+            if case let .dismissing(transition) = state { transition.drag(to: pan.location) }
+        case .none, .pinching, .ignored:
+            break
+        }
+    }
+
+    /// The finger lifted (or a pan ended) moving at `velocity`.
+    private func release(velocity: Point, at time: Double) {
+        switch owner {
+        case .grid:
+            grid.endDrag(velocityY: velocity.y, at: time)
+        case .pagerUndecided, .panningZoomed:
+            pager.release(at: time)
+        case .paging:
+            if let index = pager.endDrag(velocityX: velocity.x, at: time) { currentPhotoChanged(to: index) }
+        case .dismiss:
+            if case let .dismissing(transition) = state, transition.isDragging {
+                grid.scrollToShow(transition.index)
+                transition.release(velocity: velocity, at: time)
+            }
+        case .none, .pinching, .ignored:
+            break
+        }
+        owner = .none
+    }
+}

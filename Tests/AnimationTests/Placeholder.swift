@@ -1,1 +1,0 @@
-// Placeholder so the target builds; delete once the module has real tests.

@@ -1,0 +1,93 @@
+import Testing
+import Geometry
+import Touch
+@testable import Gestures
+
+@Suite struct GestureRecognizerTests {
+    private func finger(_ x: Double, _ y: Double, id: Int = 1) -> TouchContact {
+        TouchContact(id: id, position: Point(x: x, y: y))
+    }
+
+    /// Feeds the frames and returns every event.
+    private func run(_ frames: [TouchFrame], _ recognizer: inout GestureRecognizer) -> [GestureEvent] {
+        frames.flatMap { recognizer.handle($0) }
+    }
+
+    private func tap(at x: Double, _ y: Double, time: Double, duration: Double = 0.1, drift: Double = 0) -> [TouchFrame] {
+        [TouchFrame(time: time, contacts: [finger(x, y)]),
+         TouchFrame(time: time + duration / 2, contacts: [finger(x + drift, y)]),
+         TouchFrame(time: time + duration, contacts: [])]
+    }
+
+    @Test func aShortStillTouchIsATap() {
+        var recognizer = GestureRecognizer()
+        let events = run(tap(at: 100, 200, time: 1, drift: 9), &recognizer)
+        #expect(events.first == .down(Point(x: 100, y: 200)))
+        #expect(events.contains(.tap(Point(x: 100, y: 200))))
+        #expect(events.last.map { if case .up = $0 { true } else { false } } == true)
+        #expect(!recognizer.isTouching)
+    }
+
+    @Test func movingPastTheSlopIsNotATap() {
+        var recognizer = GestureRecognizer()
+        let events = run(tap(at: 100, 200, time: 1, drift: 11), &recognizer)
+        #expect(!events.contains(.tap(Point(x: 100, y: 200))))
+        #expect(events.contains { if case .panBegan = $0 { true } else { false } })
+    }
+
+    @Test func aLongTouchIsNotATap() {
+        var recognizer = GestureRecognizer()
+        let events = run(tap(at: 100, 200, time: 1, duration: 0.35), &recognizer)
+        #expect(!events.contains(.tap(Point(x: 100, y: 200))))
+    }
+
+    @Test func twoQuickTapsNearEachOtherAreADoubleTap() {
+        var recognizer = GestureRecognizer()
+        let events = run(tap(at: 100, 200, time: 1) + tap(at: 120, 210, time: 1.3), &recognizer)
+        #expect(events.contains(.tap(Point(x: 100, y: 200))))
+        #expect(events.contains(.doubleTap(Point(x: 120, y: 210))))
+        // Far apart or late: two single taps.
+        var other = GestureRecognizer()
+        let apart = run(tap(at: 100, 200, time: 1) + tap(at: 300, 200, time: 1.3)
+                        + tap(at: 300, 200, time: 2.0), &other)
+        #expect(!apart.contains { if case .doubleTap = $0 { true } else { false } })
+    }
+
+    @Test func aPanReportsTranslationAndReleaseVelocity() throws {
+        var recognizer = GestureRecognizer()
+        var frames: [TouchFrame] = []
+        for i in 0...30 {
+            let t = Double(i) * 0.01
+            frames.append(TouchFrame(time: t, contacts: [finger(500, 300 + 600 * t)]))
+        }
+        frames.append(TouchFrame(time: 0.305, contacts: []))
+        let events = run(frames, &recognizer)
+        let began = try #require(events.first { if case .panBegan = $0 { true } else { false } })
+        if case let .panBegan(pan) = began {
+            #expect(pan.translation.y > 10 && pan.translation.y < 20)
+        }
+        guard case let .panEnded(pan)? = events.first(where: { if case .panEnded = $0 { true } else { false } }) else {
+            Issue.record("no panEnded")
+            return
+        }
+        #expect(abs(pan.translation.y - 180) < 1e-9)
+        #expect(abs(pan.velocity.y - 600) < 1e-6)
+        #expect(abs(pan.velocity.x) < 1e-9)
+    }
+
+    @Test func twoFingersPinchWithCentreAndScale() {
+        var recognizer = GestureRecognizer()
+        let events = run([
+            TouchFrame(time: 0, contacts: [finger(400, 500, id: 1)]),
+            TouchFrame(time: 0.01, contacts: [finger(400, 500, id: 1), finger(600, 500, id: 2)]),
+            TouchFrame(time: 0.05, contacts: [finger(350, 500, id: 1), finger(650, 500, id: 2)]),
+            TouchFrame(time: 0.1, contacts: [finger(650, 500, id: 2)]),
+            TouchFrame(time: 0.12, contacts: []),
+        ], &recognizer)
+        #expect(events.contains(.pinchBegan(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1))))
+        #expect(events.contains(.pinchChanged(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5))))
+        #expect(events.contains(.pinchEnded(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5))))
+        #expect(!events.contains { if case .tap = $0 { true } else { false } })
+        #expect(!recognizer.isTouching)
+    }
+}
