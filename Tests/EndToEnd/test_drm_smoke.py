@@ -136,6 +136,20 @@ class DRMSmokeTest(unittest.TestCase):
         after = machine.screendump()
         self.assertFalse(after.region_colors(0, 0, after.width, after.height) & {BLUE, RED, GREEN, MAGENTA})
 
+    def test_second_program_is_told_another_one_is_master(self) -> None:
+        machine = self.machine
+        self.spawn_smoke("holder")
+        machine.wait_for_log("holder", "drm-smoke: frame 1 blue on screen")
+        second = machine.run("/bin/drm-smoke")
+        self.assertNotEqual(second.code, 0)
+        self.assertIn("drmModeSetCrtc failed", second.output)
+        self.assertIn("another program is the DRM master", second.output)
+        # The holder is undisturbed and still leaves cleanly.
+        self.assert_solid(machine.screendump(), (0, 0, 1280, 800), BLUE)
+        machine.signal("holder", "TERM")
+        code, log = machine.wait_exit("holder", timeout=10)
+        self.assertEqual(code, 0, log)
+
     def test_mode_option_sets_that_mode(self) -> None:
         machine = self.machine
         self.spawn_smoke("smoke-mode", "--mode 1024x768")

@@ -631,6 +631,20 @@ class VM:
                 raise VMError(f"{text!r} not on the console within {timeout} s; console:\n{content[-3000:]}")
             time.sleep(0.02)
 
+    def wait_payload_exit(self, timeout: float) -> tuple[int, str]:
+        """For an initramfs built with a payload: waits for its "@@PAYLOAD-EXIT N" line and
+        returns N and the console log."""
+        deadline = time.monotonic() + timeout
+        while True:
+            match = re.search(PAYLOAD_EXIT_MARKER + r" (\d+)\n", self.console())
+            if match:
+                return int(match.group(1)), self.console()
+            if time.monotonic() > deadline:
+                raise VMError(f"no {PAYLOAD_EXIT_MARKER} within {timeout} s; console:\n{self.console()[-3000:]}")
+            if self.process and self.process.poll() is not None:
+                raise VMError(f"qemu exited before the payload finished; console:\n{self.console()[-3000:]}")
+            time.sleep(0.05)
+
     # -- commands -----------------------------------------------------------------------------
 
     def _read_until(self, marker: str, timeout: float) -> str:
