@@ -2,8 +2,8 @@
 //
 //   drm-smoke [--card /dev/dri/cardN] [--connector NAME] [--mode WxH[@HZ]]
 //
-// Frame 1 is pure blue; each SIGUSR1 moves on to the next frame (see `steps`); SIGTERM or SIGINT
-// restores the CRTC and exits 0. Each frame prints a "drm-smoke: frame N ... on screen" line on
+// Frame 1 is pure blue; each SIGUSR1 moves on to the next frame (see `steps`); SIGUSR2 turns the
+// display off and on (DPMS); SIGTERM or SIGINT restores the CRTC and exits 0. Each frame prints a "drm-smoke: frame N ... on screen" line on
 // stdout once its flip has completed, so a test can take a screenshot exactly then.
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +43,7 @@ while let argument = arguments.popFirst() {
 // The signals stay blocked and are taken with sigwait, so no handler runs at a random point.
 var signals = sigset_t()
 sigemptyset(&signals)
-for signal in [SIGTERM, SIGINT, SIGUSR1] { sigaddset(&signals, signal) }
+for signal in [SIGTERM, SIGINT, SIGUSR1, SIGUSR2] { sigaddset(&signals, signal) }
 sigprocmask(SIG_BLOCK, &signals, nil)
 
 let card: DRMCard
@@ -57,10 +57,19 @@ do {
 fputs(display.describe() + "\n", stderr)
 
 /// Blocks until SIGTERM, SIGINT or SIGUSR1 arrives; the flip is complete, so no events are due.
+/// SIGUSR2 meanwhile turns the display off or back on (DPMS).
 func waitForSignal() -> Int32 {
-    var signal: Int32 = 0
-    while sigwait(&signals, &signal) != 0 {}
-    return signal
+    while true {
+        var signal: Int32 = 0
+        while sigwait(&signals, &signal) != 0 {}
+        guard signal == SIGUSR2 else { return signal }
+        do {
+            try display.setPower(on: !display.isPoweredOn)
+            say("power \(display.isPoweredOn ? "on" : "off")")
+        } catch {
+            fputs("drm-smoke: \(error)\n", stderr)
+        }
+    }
 }
 
 /// The frames, one per step: each SIGUSR1 moves on to the next. Steps 3 and 4 change only a band

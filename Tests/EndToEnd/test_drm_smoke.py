@@ -150,6 +150,21 @@ class DRMSmokeTest(unittest.TestCase):
         code, log = machine.wait_exit("holder", timeout=10)
         self.assertEqual(code, 0, log)
 
+    def test_power_off_blanks_and_power_on_shows_the_frame_again(self) -> None:
+        machine = self.machine
+        self.spawn_smoke("power")
+        machine.wait_for_log("power", "drm-smoke: frame 1 blue on screen")
+        machine.signal("power", "USR2")
+        machine.wait_for_log("power", "drm-smoke: power off")
+        blank = machine.screendump()
+        self.assertNotIn(BLUE, blank.region_colors(0, 0, blank.width, blank.height))
+        machine.signal("power", "USR2")
+        machine.wait_for_log("power", "drm-smoke: power on")
+        self.assert_solid(machine.screendump(), (0, 0, 1280, 800), BLUE)
+        machine.signal("power", "TERM")
+        code, log = machine.wait_exit("power", timeout=10)
+        self.assertEqual(code, 0, log)
+
     def test_mode_option_sets_that_mode(self) -> None:
         machine = self.machine
         self.spawn_smoke("smoke-mode", "--mode 1024x768")
