@@ -122,9 +122,16 @@ public final class KMSDisplay {
         staleRows[front] = staleRows[front].hull(changed)
 
         let fd = try card.fd()
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        try checked("drmModePageFlip", detail: "CRTC \(crtcID)") {
-            drmModePageFlip(fd, crtcID, buffer.framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
+        // The flip in flight holds a reference to the display, released by its event, so the
+        // event can never find the display gone (even if close() gave up waiting for it).
+        let userData = Unmanaged.passRetained(self).toOpaque()
+        do {
+            try checked("drmModePageFlip", detail: "CRTC \(crtcID)") {
+                drmModePageFlip(fd, crtcID, buffer.framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
+            }
+        } catch {
+            Unmanaged<KMSDisplay>.fromOpaque(userData).release()
+            throw error
         }
         isFlipPending = true
         front = back
@@ -190,11 +197,12 @@ public final class KMSDisplay {
         return last + periods * period
     }
 
-    /// libdrm calls this from drmHandleEvent; user_data is the display that queued the flip.
+    /// libdrm calls this from drmHandleEvent; user_data is the display that queued the flip,
+    /// retained for the flip.
     private static let pageFlipHandler: @convention(c) (Int32, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void = {
         _, sequence, seconds, microseconds, userData in
         guard let userData else { return }
-        let display = Unmanaged<KMSDisplay>.fromOpaque(userData).takeUnretainedValue()
+        let display = Unmanaged<KMSDisplay>.fromOpaque(userData).takeRetainedValue()
         display.flipCompleted(sequence: sequence, time: Double(seconds) + Double(microseconds) / 1e6)
     }
 
