@@ -30,6 +30,7 @@ Standard library only. Facts behind the choices: shared/VM-NOTES.md.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import io
 import lzma
 import os
@@ -141,8 +142,16 @@ def prepare_kernel(cache: Path | None = None) -> Kernel:
     kernel = Kernel(version=version, root=root, vmlinux=vmlinux)
     if vmlinux.exists() and (root / ".complete").exists():
         return kernel
-
     cache.mkdir(parents=True, exist_ok=True)
+    # Two test runs at once: the second waits for the first's download instead of racing it.
+    with open(cache / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (vmlinux.exists() and (root / ".complete").exists()):
+            _download_kernel(package, version, root, vmlinux, cache)
+    return kernel
+
+
+def _download_kernel(package: str, version: str, root: Path, vmlinux: Path, cache: Path) -> None:
     with tempfile.TemporaryDirectory(dir=cache) as download:
         log(f"downloading {package}")
         _run(["apt-get", "download", package], cwd=download)
@@ -161,7 +170,6 @@ def prepare_kernel(cache: Path | None = None) -> Kernel:
     data = extract_vmlinux(vmlinuz.read_bytes())
     vmlinux.write_bytes(data)
     (root / ".complete").touch()
-    return kernel
 
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
