@@ -81,8 +81,8 @@ public final class KMSDisplay {
         self.properties = properties
         self.rotation = properties[.panelOrientation]?.valueName.flatMap(PanelOrientation.init(rawValue:)) ?? .normal
         self.buffers = buffers
-        // Buffer 0 is on screen and black; a frame of the mode's size covers the rest of it.
-        needsFullWrite = [false, true]
+        // Nothing drawn yet: the first frame into each buffer writes all of it.
+        needsFullWrite = [true, true]
         staleRows = [0..<0, 0..<0]
     }
 
@@ -98,11 +98,14 @@ public final class KMSDisplay {
     /// are the frame's rows that changed since the last `present` (nil: all of them). A frame of
     /// another size than the mode is centred, cropped, with black around it.
     ///
-    /// While the display is powered off this does nothing: a CRTC that is off takes no flips.
-    /// Present a fresh frame after turning it back on.
+    /// While the display is powered off this draws nothing (a CRTC that is off takes no flips);
+    /// the next frame after power-on is then written whole, whatever its `dirtyRows`.
     public func present(_ frame: Bitmap, dirtyRows: Range<Int>? = nil) throws {
         guard !closed else { throw DRMError.closed }
-        guard isPoweredOn else { return }
+        guard isPoweredOn else {
+            needsFullWrite = [true, true]
+            return
+        }
         if isFlipPending {
             guard try waitForFlip(timeout: 1) else { throw DRMError.flipTimedOut(seconds: 1) }
         }
