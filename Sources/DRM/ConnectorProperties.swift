@@ -1,7 +1,7 @@
 import CDRM
 
 /// The connector properties Vitrine uses, named as the kernel names them.
-public enum ConnectorProperty: String, CaseIterable, Sendable {
+enum ConnectorProperty: String, CaseIterable, Sendable {
     case dpms = "DPMS"
     case panelOrientation = "panel orientation"
 }

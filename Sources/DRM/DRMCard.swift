@@ -72,17 +72,19 @@ public final class DRMCard {
         let paths = cardPaths(in: directory)
         guard !paths.isEmpty else { throw DRMError.noDevices(directory: directory) }
         var firstError: DRMError?
+        var opened = 0
         for path in paths {
             do {
                 let card = try DRMCard(path: path)
+                opened += 1
                 if try card.connectors().contains(where: { $0.status == .connected }) { return card }
                 card.close()
             } catch let error as DRMError {
                 firstError = firstError ?? error
             }
         }
-        // A permission problem explains everything else; report it rather than "nothing connected".
-        if let firstError, case .permissionDenied = firstError { throw firstError }
+        // When no card could even be opened (permissions, no KMS), that is the problem to report.
+        if opened == 0, let firstError { throw firstError }
         throw DRMError.noConnectedCard(cards: paths)
     }
 

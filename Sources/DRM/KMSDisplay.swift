@@ -32,6 +32,8 @@ public final class KMSDisplay {
     public private(set) var flipCount = 0
     /// A flip was queued and its event has not arrived: the other buffer is still busy.
     public private(set) var isFlipPending = false
+    /// False after `setPower(on: false)`: the display is blank and `present` does nothing.
+    public private(set) var isPoweredOn = true
 
     private let properties: ConnectorProperties
     private let savedCRTC: drmModeCrtc
@@ -79,8 +81,8 @@ public final class KMSDisplay {
         self.properties = properties
         self.rotation = properties[.panelOrientation]?.valueName.flatMap(PanelOrientation.init(rawValue:)) ?? .normal
         self.buffers = buffers
-        // Buffer 0 is on screen and black; a frame of the mode's size covers the rest of it.
-        needsFullWrite = [false, true]
+        // Nothing drawn yet: the first frame into each buffer writes all of it.
+        needsFullWrite = [true, true]
         staleRows = [0..<0, 0..<0]
     }
 
@@ -95,8 +97,15 @@ public final class KMSDisplay {
     /// changed rows into the buffer that is not on screen and queues a flip to it. `dirtyRows`
     /// are the frame's rows that changed since the last `present` (nil: all of them). A frame of
     /// another size than the mode is centred, cropped, with black around it.
+    ///
+    /// While the display is powered off this draws nothing (a CRTC that is off takes no flips);
+    /// the next frame after power-on is then written whole, whatever its `dirtyRows`.
     public func present(_ frame: Bitmap, dirtyRows: Range<Int>? = nil) throws {
         guard !closed else { throw DRMError.closed }
+        guard isPoweredOn else {
+            needsFullWrite = [true, true]
+            return
+        }
         if isFlipPending {
             guard try waitForFlip(timeout: 1) else { throw DRMError.flipTimedOut(seconds: 1) }
         }
@@ -116,9 +125,16 @@ public final class KMSDisplay {
         staleRows[front] = staleRows[front].hull(changed)
 
         let fd = try card.fd()
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        try checked("drmModePageFlip", detail: "CRTC \(crtcID)") {
-            drmModePageFlip(fd, crtcID, buffer.framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
+        // The flip in flight holds a reference to the display, released by its event, so the
+        // event can never find the display gone (even if close() gave up waiting for it).
+        let userData = Unmanaged.passRetained(self).toOpaque()
+        do {
+            try checked("drmModePageFlip", detail: "CRTC \(crtcID)") {
+                drmModePageFlip(fd, crtcID, buffer.framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
+            }
+        } catch {
+            Unmanaged<KMSDisplay>.fromOpaque(userData).release()
+            throw error
         }
         isFlipPending = true
         front = back
@@ -172,11 +188,24 @@ public final class KMSDisplay {
         return true
     }
 
-    /// libdrm calls this from drmHandleEvent; user_data is the display that queued the flip.
+    /// When a frame presented now will reach the screen: the first refresh after `now`, counted
+    /// from the last flip's timestamp in whole frame periods (SPEC 2: a frame samples the scene
+    /// at that time). Without a usable timestamp, one period from now.
+    public func expectedFlipTime(after now: Double) -> Double {
+        let period = 1 / max(1, modeInfo.refreshRate)
+        guard let last = lastFlipTime, card.hasMonotonicTimestamps, last <= now + period else {
+            return now + period
+        }
+        let periods = max(1, ((now - last) / period).rounded(.up))
+        return last + periods * period
+    }
+
+    /// libdrm calls this from drmHandleEvent; user_data is the display that queued the flip,
+    /// retained for the flip.
     private static let pageFlipHandler: @convention(c) (Int32, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void = {
         _, sequence, seconds, microseconds, userData in
         guard let userData else { return }
-        let display = Unmanaged<KMSDisplay>.fromOpaque(userData).takeUnretainedValue()
+        let display = Unmanaged<KMSDisplay>.fromOpaque(userData).takeRetainedValue()
         display.flipCompleted(sequence: sequence, time: Double(seconds) + Double(microseconds) / 1e6)
     }
 
@@ -189,8 +218,12 @@ public final class KMSDisplay {
 
     // MARK: - Connector
 
-    /// Turns the display on or off through the connector's DPMS property.
+    /// Turns the display on or off through the connector's DPMS property. Turned on again, it
+    /// shows the last frame that was presented.
     public func setPower(on: Bool) throws {
+        guard on != isPoweredOn else { return }
+        // A flip still in flight would complete into a CRTC that is going off.
+        if isFlipPending { _ = try waitForFlip(timeout: 1) }
         guard let dpms = properties[.dpms] else {
             throw DRMError.system(call: "drmModeConnectorSetProperty", errno: .noFunction, detail: "\(connector.name) has no DPMS property")
         }
@@ -198,6 +231,7 @@ public final class KMSDisplay {
         try checked("drmModeConnectorSetProperty", detail: "\(connector.name) DPMS") {
             drmModeConnectorSetProperty(fd, connector.id, dpms.id, UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF))
         }
+        isPoweredOn = on
     }
 
     /// Probes the connector again (after a hotplug uevent, or now and then).

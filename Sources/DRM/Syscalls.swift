@@ -34,15 +34,17 @@ func checkedPointer<T>(_ call: String, detail: String = "", _ body: () -> T?) th
 
 /// Sorts errno values that have a remedy into their own errors.
 func systemError(_ call: String, _ code: Errno, detail: String) -> DRMError {
+    let modeSetting = call == "drmModeSetCrtc" || call == "drmModePageFlip"
     switch code {
     case .permissionDenied where call == "open":
         return .permissionDenied(path: detail)
-    case .permissionDenied, .notPermitted, .resourceBusy:
-        // Mode setting without being master fails with EACCES (legacy) or EPERM/EBUSY.
-        if call == "drmModeSetCrtc" || call == "drmModePageFlip" {
-            return .notMaster(call: call, errno: code)
-        }
-        return .system(call: call, errno: code, detail: detail)
+    case .permissionDenied where modeSetting, .notPermitted where modeSetting:
+        // Mode setting without being master fails with EACCES (legacy) or EPERM.
+        return .notMaster(call: call, errno: code)
+    case .resourceBusy where call == "drmModeSetCrtc":
+        // ...or EBUSY when another master holds the CRTC. (EBUSY from PageFlip only means a
+        // flip is still pending, which present() never lets happen.)
+        return .notMaster(call: call, errno: code)
     default:
         return .system(call: call, errno: code, detail: detail)
     }

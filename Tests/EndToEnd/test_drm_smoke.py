@@ -21,6 +21,10 @@ import vm  # noqa: E402
 BLUE = (0, 0, 255)
 RED = (255, 0, 0)
 GREEN = (0, 255, 0)
+YELLOW = (255, 255, 0)
+WHITE = (255, 255, 255)
+MAGENTA = (255, 0, 255)
+BLACK = (0, 0, 0)
 
 
 def build_drm_smoke() -> Path:
@@ -81,7 +85,7 @@ class DRMSmokeTest(unittest.TestCase):
         self.assertIn("mode 1234x567 not offered by Virtual-1", result.output)
         self.assertIn("1280x800", result.output)
 
-    def test_two_frames_then_sigterm_restores_the_crtc_and_exits_0(self) -> None:
+    def test_frames_then_sigterm_restores_the_crtc_and_exits_0(self) -> None:
         machine = self.machine
         self.spawn_smoke("smoke")
         log = machine.wait_for_log("smoke", "drm-smoke: frame 1 blue on screen")
@@ -98,6 +102,31 @@ class DRMSmokeTest(unittest.TestCase):
         self.assert_solid(split, (0, 0, 640, 800), RED)
         self.assert_solid(split, (640, 0, 1280, 800), GREEN)
 
+        # Frames 3 and 4 each rewrite only a band of rows (dirtyRows). Each lands in the buffer
+        # that missed the previous frame, so the rows it missed must be caught up too.
+        machine.signal("smoke", "USR1")
+        machine.wait_for_log("smoke", "drm-smoke: frame 3 yellow top on screen")
+        top = machine.screendump()
+        self.assert_solid(top, (0, 0, 1280, 100), YELLOW)
+        self.assert_solid(top, (0, 100, 640, 800), RED)
+        self.assert_solid(top, (640, 100, 1280, 800), GREEN)
+
+        machine.signal("smoke", "USR1")
+        machine.wait_for_log("smoke", "drm-smoke: frame 4 white bottom on screen")
+        bottom = machine.screendump()
+        self.assert_solid(bottom, (0, 0, 1280, 100), YELLOW)
+        self.assert_solid(bottom, (0, 100, 640, 700), RED)
+        self.assert_solid(bottom, (640, 100, 1280, 700), GREEN)
+        self.assert_solid(bottom, (0, 700, 1280, 800), WHITE)
+
+        # A frame half the mode's size is centred on black.
+        machine.signal("smoke", "USR1")
+        machine.wait_for_log("smoke", "drm-smoke: frame 5 magenta centred on screen")
+        centred = machine.screendump()
+        self.assert_solid(centred, (320, 200, 960, 600), MAGENTA)
+        for box in ((0, 0, 1280, 200), (0, 600, 1280, 800), (0, 200, 320, 600), (960, 200, 1280, 600)):
+            self.assert_solid(centred, box, BLACK)
+
         machine.signal("smoke", "TERM")
         code, log = machine.wait_exit("smoke", timeout=10)
         self.assertEqual(code, 0, log)
@@ -105,7 +134,36 @@ class DRMSmokeTest(unittest.TestCase):
         # Nothing was on the CRTC before (no fbdev console), so restoring turns it off: none of
         # the program's colours may stay on screen.
         after = machine.screendump()
-        self.assertFalse(after.region_colors(0, 0, after.width, after.height) & {BLUE, RED, GREEN})
+        self.assertFalse(after.region_colors(0, 0, after.width, after.height) & {BLUE, RED, GREEN, MAGENTA})
+
+    def test_second_program_is_told_another_one_is_master(self) -> None:
+        machine = self.machine
+        self.spawn_smoke("holder")
+        machine.wait_for_log("holder", "drm-smoke: frame 1 blue on screen")
+        second = machine.run("/bin/drm-smoke")
+        self.assertNotEqual(second.code, 0)
+        self.assertIn("drmModeSetCrtc failed", second.output)
+        self.assertIn("another program is the DRM master", second.output)
+        # The holder is undisturbed and still leaves cleanly.
+        self.assert_solid(machine.screendump(), (0, 0, 1280, 800), BLUE)
+        machine.signal("holder", "TERM")
+        code, log = machine.wait_exit("holder", timeout=10)
+        self.assertEqual(code, 0, log)
+
+    def test_power_off_blanks_and_power_on_shows_the_frame_again(self) -> None:
+        machine = self.machine
+        self.spawn_smoke("power")
+        machine.wait_for_log("power", "drm-smoke: frame 1 blue on screen")
+        machine.signal("power", "USR2")
+        machine.wait_for_log("power", "drm-smoke: power off")
+        blank = machine.screendump()
+        self.assertNotIn(BLUE, blank.region_colors(0, 0, blank.width, blank.height))
+        machine.signal("power", "USR2")
+        machine.wait_for_log("power", "drm-smoke: power on")
+        self.assert_solid(machine.screendump(), (0, 0, 1280, 800), BLUE)
+        machine.signal("power", "TERM")
+        code, log = machine.wait_exit("power", timeout=10)
+        self.assertEqual(code, 0, log)
 
     def test_mode_option_sets_that_mode(self) -> None:
         machine = self.machine

@@ -21,7 +21,7 @@ The pieces, in the order a test uses them:
 
 Guest side: /init mounts proc, sys, devtmpfs, loads the virtio-gpu and input modules in order and
 then either runs /payload (exit code printed as "@@PAYLOAD-EXIT N" on the console, then power off)
-or serves commands on a second serial port (ttyS1), one shell command per line, each answered by
+or serves commands on a virtio-serial port, one shell command per line, each answered by
 its output and a "@@DONE ID CODE" line. The kernel console (ttyS0) goes to a log file.
 
 Standard library only. Facts behind the choices: shared/VM-NOTES.md.
@@ -30,6 +30,7 @@ Standard library only. Facts behind the choices: shared/VM-NOTES.md.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import io
 import lzma
 import os
@@ -56,6 +57,8 @@ MODULES = [
     "virtio_input", "evdev", "uinput", "drm", "drm_kms_helper", "drm_shmem_helper",
     "virtio_dma_buf", "virtio-gpu",
 ]
+# The harness's own: the command channel is a virtio-serial port (see INIT_SCRIPT).
+HARNESS_MODULES = ["virtio_console"]
 # busybox insmod does not read /proc/cmdline: parameters go on the insmod line.
 # fbdev_emulation=0 keeps the kernel's text console off the display.
 MODULE_PARAMETERS = {"drm_kms_helper": "fbdev_emulation=0"}
@@ -139,8 +142,16 @@ def prepare_kernel(cache: Path | None = None) -> Kernel:
     kernel = Kernel(version=version, root=root, vmlinux=vmlinux)
     if vmlinux.exists() and (root / ".complete").exists():
         return kernel
-
     cache.mkdir(parents=True, exist_ok=True)
+    # Two test runs at once: the second waits for the first's download instead of racing it.
+    with open(cache / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (vmlinux.exists() and (root / ".complete").exists()):
+            _download_kernel(package, version, root, vmlinux, cache)
+    return kernel
+
+
+def _download_kernel(package: str, version: str, root: Path, vmlinux: Path, cache: Path) -> None:
     with tempfile.TemporaryDirectory(dir=cache) as download:
         log(f"downloading {package}")
         _run(["apt-get", "download", package], cwd=download)
@@ -159,7 +170,6 @@ def prepare_kernel(cache: Path | None = None) -> Kernel:
     data = extract_vmlinux(vmlinuz.read_bytes())
     vmlinux.write_bytes(data)
     (root / ".complete").touch()
-    return kernel
 
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
@@ -311,10 +321,19 @@ if [ -x /payload ]; then
     echo "@@PAYLOAD-EXIT $?"
     poweroff -f
 fi
-# Command channel on ttyS1: one command per line "ID COMMAND", answered by the command's output
-# and "\n@@DONE ID CODE".
-stty -F /dev/ttyS1 raw -echo
-exec 3<>/dev/ttyS1
+# Command channel on the virtio-serial port named vitrine.commands: one command per line
+# "ID COMMAND", answered by the command's output and "\n@@DONE ID CODE". (virtio rather than a
+# second 8250 UART: under TCG the UART's transmit interrupt sometimes stalls until more input.)
+port=
+for _ in $(seq 200); do
+    for name in /sys/class/virtio-ports/*/name; do
+        [ "$(cat "$name" 2>/dev/null)" = vitrine.commands ] && port=/dev/$(basename "$(dirname "$name")")
+    done
+    [ -n "$port" ] && [ -e "$port" ] && break
+    usleep 10000
+done
+[ -n "$port" ] || { echo "@@NO-COMMAND-PORT"; poweroff -f; }
+exec 3<>"$port"
 printf '@@READY\n' >&3
 while IFS= read -r line <&3; do
     id=${line%% *}
@@ -366,7 +385,7 @@ done
 
 def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path] | None = None,
                     files: dict[str, str | Path | bytes] | None = None, payload: str | None = None,
-                    modules: list[str] = MODULES, compress: bool = True) -> Path:
+                    modules: list[str] = MODULES + HARNESS_MODULES, compress: bool = True) -> Path:
     """Writes an initramfs with busybox, the modules, `binaries` (guest path -> host path) with
     the shared libraries ldd finds for them, `files` (guest path -> host path or bytes) and,
     if given, a /payload shell script that runs instead of the command channel.
@@ -571,8 +590,9 @@ class VM:
             "-device", f"virtio-gpu-pci,xres={self.xres},yres={self.yres}",
             "-chardev", f"file,id=console,path={self.console_path}",
             "-serial", "chardev:console",
+            "-device", "virtio-serial-pci",
             "-chardev", f"socket,id=commands,path={self.workdir / 'commands.sock'},server=on,wait=off",
-            "-serial", "chardev:commands",
+            "-device", "virtserialport,chardev=commands,name=vitrine.commands",
             "-qmp", f"unix:{self.workdir / 'qmp.sock'},server=on,wait=off",
             *self.extra_arguments,
         ]
@@ -618,6 +638,20 @@ class VM:
             if time.monotonic() > deadline:
                 raise VMError(f"{text!r} not on the console within {timeout} s; console:\n{content[-3000:]}")
             time.sleep(0.02)
+
+    def wait_payload_exit(self, timeout: float) -> tuple[int, str]:
+        """For an initramfs built with a payload: waits for its "@@PAYLOAD-EXIT N" line and
+        returns N and the console log."""
+        deadline = time.monotonic() + timeout
+        while True:
+            match = re.search(PAYLOAD_EXIT_MARKER + r" (\d+)\n", self.console())
+            if match:
+                return int(match.group(1)), self.console()
+            if time.monotonic() > deadline:
+                raise VMError(f"no {PAYLOAD_EXIT_MARKER} within {timeout} s; console:\n{self.console()[-3000:]}")
+            if self.process and self.process.poll() is not None:
+                raise VMError(f"qemu exited before the payload finished; console:\n{self.console()[-3000:]}")
+            time.sleep(0.05)
 
     # -- commands -----------------------------------------------------------------------------
 
