@@ -61,9 +61,7 @@ final class DisplayOutput {
 
     /// The time the next flip will be shown: the vblank after now on the last flip's grid.
     func nextVblank(after now: Double) -> Double {
-        guard let last = display.lastFlipTime, now - last < 1 else { return now + refreshPeriod }
-        let periods = ((now - last) / refreshPeriod).rounded(.down) + 1
-        return last + periods * refreshPeriod
+        display.expectedFlipTime(after: now)
     }
 
     func close(logger: Logger) {
