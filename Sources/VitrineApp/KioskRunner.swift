@@ -164,12 +164,16 @@ final class KioskRunner {
                 logger.notice("SIGHUP: [display] and [input] changes take effect at the next start")
             }
             StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
+            let changed = fresh != settings
             settings = fresh
-            logger.info("SIGHUP: configuration reloaded from \(configPath)")
+            logger.info("SIGHUP: configuration reloaded from \(configPath)\(changed ? "" : " (unchanged)")")
+            // New settings need a new viewer; the same ones keep the screen and the decoded photos.
+            if changed { rebuildViewer() } else { rescan(because: "SIGHUP") }
         } catch {
+            // The screen stays exactly as it was; only the photo folder is read again.
             logger.error("SIGHUP: keeping the old configuration: \(error)")
+            rescan(because: "SIGHUP")
         }
-        rebuildViewer()
         notifier?.status(statusLine)
         notifier?.send("READY=1")
     }
@@ -187,13 +191,13 @@ final class KioskRunner {
         drawIfNeeded(force: true)
     }
 
-    /// The folder changed: the grid updates in place.
-    private func rescan() {
+    /// The folder changed (or SIGHUP asked to read it again): the grid updates in place.
+    private func rescan(because reason: String = "photo folder changed") {
         guard let viewer else { return }
         let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
         photoCount = photos.count
         viewer.replacePhotos(photos, at: sceneTime())
-        logger.info("photo folder changed: showing \(photos.count) photos")
+        logger.info("\(reason): showing \(photos.count) photos")
         notifier?.status(statusLine)
         drawIfNeeded(force: true)
     }

@@ -28,7 +28,13 @@ public final class PhotoStore: PhotoImages {
         }
     }
 
-    deinit { queue.stop() }
+    /// A worker may be in the middle of a decode (a second or more for a large photo on a slow
+    /// board): the frame loop, which drops a store on SIGHUP and at exit, must not wait for it. The
+    /// queue stops at once and its workers finish their last decode on their own.
+    deinit {
+        let queue = queue
+        Thread.detachNewThread { queue.stop() }
+    }
 
     /// The library changed (rescan, inotify): forget what belongs to photos that are gone or changed.
     public func replacePhotos(_ newPhotos: [PhotoInfo]) {

@@ -1,0 +1,281 @@
+"""What the `vitrine run` end-to-end tests share: the builds (once per test run), the guest
+(vitrine, its photos and config, the touch injector and the notify listener), a base class that
+boots one VM per test class, and the screen checks derived from the grid's layout.
+
+Layout facts the checks use (SPEC §1 Grid, defaults): square cells, `columns` per row, `spacing`
+px between the cells and at the edges, black background; a photo in the pager is aspect-fit on
+black.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vm  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SAMPLES = vm.REPO / "Samples" / "photos"
+# Landscape 3:2, portrait 2:3, 4:3, 3:2, a 9:1 panorama, and one turned by EXIF (orientation 6).
+PHOTOS = ["01-lakeside.jpg", "02-portrait.jpg", "03-dragonfly.jpg", "04-flower.jpg",
+          "05-sunset-panorama.jpg", "06-lakeside-exif6.jpg"]
+# Oriented sizes (after EXIF), for the aspect-fit checks.
+PHOTO_SIZES = {"01-lakeside.jpg": (1800, 1200), "02-portrait.jpg": (1200, 1800)}
+EXTRA_PHOTO = "10-flower-bloom.jpg"
+WIDTH, HEIGHT = 1280, 800
+BLACK = (0, 0, 0)
+PLACEHOLDER = (0x20, 0x20, 0x20)
+
+_built: dict[str, Path] = {}
+_scratch: dict[str, tempfile.TemporaryDirectory] = {}
+
+
+def build_vitrine() -> Path:
+    """`swift build -c release --static-swift-stdlib --product vitrine`, once per test run."""
+    if "vitrine" not in _built:
+        command = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "vitrine"]
+        result = subprocess.run(command, cwd=vm.REPO, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        directory = subprocess.run([*command, "--show-bin-path"], cwd=vm.REPO, capture_output=True,
+                                   text=True, check=True).stdout.strip()
+        _built["vitrine"] = Path(directory) / "vitrine"
+    return _built["vitrine"]
+
+
+def build_guest_tool(name: str) -> Path:
+    """Tests/EndToEnd/guest/NAME.c as a static binary (the guest has no libc of its own), once
+    per test run."""
+    if name not in _built:
+        if "tools" not in _scratch:
+            _scratch["tools"] = tempfile.TemporaryDirectory(prefix="vitrine-e2e-tools-")
+        output = Path(_scratch["tools"].name) / name
+        result = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-o", str(output), str(HERE / "guest" / f"{name}.c")],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            raise AssertionError(f"gcc {name}.c failed:\n{result.stderr}")
+        _built[name] = output
+    return _built[name]
+
+
+def config(**tables: dict[str, object]) -> str:
+    """A vitrine.toml: photos from /photos, plus the given tables' keys."""
+    tables = {"photos": {"directory": "/photos"}, **tables}
+    lines = []
+    for table, keys in tables.items():
+        lines.append(f"[{table}]")
+        for key, value in keys.items():
+            lines.append(f"{key} = {value!r}".replace("'", '"') if isinstance(value, str) else f"{key} = {value}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout and screen checks
+
+
+@dataclass(frozen=True)
+class GridLayout:
+    columns: int = 4
+    spacing: int = 4
+    width: int = WIDTH
+
+    @property
+    def cell(self) -> float:
+        return (self.width - (self.columns + 1) * self.spacing) / self.columns
+
+    def cell_rect(self, index: int) -> tuple[int, int, int, int]:
+        """The cell's pixels [x0, x1) x [y0, y1), rounded inward."""
+        row, column = divmod(index, self.columns)
+        x = self.spacing + column * (self.cell + self.spacing)
+        y = self.spacing + row * (self.cell + self.spacing)
+        return int(x + 0.999), int(y + 0.999), int(x + self.cell), int(y + self.cell)
+
+    def centre(self, index: int) -> tuple[int, int]:
+        x0, y0, x1, y1 = self.cell_rect(index)
+        return (x0 + x1) // 2, (y0 + y1) // 2
+
+    def gaps(self, count: int, height: int = HEIGHT) -> list[tuple[int, int, int, int]]:
+        """Boxes strictly inside the gaps around the first `count` cells' rows (1 px away from
+        each cell edge, so antialiasing could not reach them), and the black below the last row."""
+        rows = (count + self.columns - 1) // self.columns
+        bottom = min(height, int(self.spacing + rows * (self.cell + self.spacing)))
+        boxes = []
+        for column in range(self.columns + 1):
+            x = column * (self.cell + self.spacing)
+            boxes.append((int(x) + 1, 0, int(x + self.spacing) - 1, bottom))
+        for row in range(rows + 1):
+            y = row * (self.cell + self.spacing)
+            if y + self.spacing <= height:
+                boxes.append((0, int(y) + 1, self.width, int(y + self.spacing) - 1))
+        if bottom + 2 < height:
+            boxes.append((0, bottom + 1, self.width, height))
+        return boxes
+
+
+def photo_content(image: vm.Image, box: tuple[int, int, int, int]) -> bool:
+    """A photo is drawn there: many distinct colours, not the flat placeholder, not black."""
+    colors = image.region_colors(*box, step=5)
+    return len(colors) >= 40 and sum(1 for c in colors if max(c) < 12) < len(colors) // 2
+
+
+def only_black(image: vm.Image, box: tuple[int, int, int, int]) -> bool:
+    return image.region_colors(*box, step=3) == {BLACK}
+
+
+def grid_problems(image: vm.Image, layout: GridLayout, count: int) -> list[str]:
+    """What is wrong with `image` as the grid of `count` photos at rest at the top (empty: it is)."""
+    problems = []
+    if (image.width, image.height) != (layout.width, HEIGHT):
+        return [f"screen is {image.width}x{image.height}"]
+    for index in range(count):
+        x0, y0, x1, y1 = layout.cell_rect(index)
+        box = (x0 + 6, y0 + 6, x1 - 6, min(y1, HEIGHT) - 6)
+        if box[3] > box[1] and not photo_content(image, box):
+            problems.append(f"cell {index} {box} shows no photo")
+    for box in layout.gaps(count):
+        if not only_black(image, box):
+            problems.append(f"gap {box} is not black: {sorted(image.region_colors(*box, step=3))[:5]}")
+    # The cells after the last photo are empty (black), as far as the rows on screen go.
+    rows = (count + layout.columns - 1) // layout.columns
+    for index in range(count, rows * layout.columns):
+        x0, y0, x1, y1 = layout.cell_rect(index)
+        if y0 < HEIGHT and not only_black(image, (x0, y0, x1, min(y1, HEIGHT))):
+            problems.append(f"empty cell {index} is not black")
+    return problems
+
+
+def fit_rect(size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The photo's aspect-fit frame on the screen: x0, y0, x1, y1."""
+    scale = min(WIDTH / size[0], HEIGHT / size[1])
+    w, h = size[0] * scale, size[1] * scale
+    return (WIDTH - w) / 2, (HEIGHT - h) / 2, (WIDTH + w) / 2, (HEIGHT + h) / 2
+
+
+def pager_problems(image: vm.Image, size: tuple[int, int]) -> list[str]:
+    """What is wrong with `image` as a photo of `size` aspect-fit on black (empty: it is)."""
+    x0, y0, x1, y1 = fit_rect(size)
+    problems = []
+    inner = (int(x0) + 8, int(y0) + 8, int(x1) - 8, int(y1) - 8)
+    if not photo_content(image, inner):
+        problems.append(f"no photo content in {inner}")
+    bars = []
+    if x0 >= 4:
+        bars += [(0, 0, int(x0) - 2, HEIGHT), (int(x1) + 3, 0, WIDTH, HEIGHT)]
+    if y0 >= 4:
+        bars += [(0, 0, WIDTH, int(y0) - 2), (0, int(y1) + 3, WIDTH, HEIGHT)]
+    for bar in bars:
+        if not only_black(image, bar):
+            problems.append(f"bar {bar} is not black")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The VM
+
+
+@unittest.skipUnless(vm.qemu_binary(), "qemu-system-x86_64 is not installed: skipping the real-kernel test")
+class KioskTestCase(unittest.TestCase):
+    """Boots one guest per test class with vitrine, the sample photos in /photos and
+    /etc/vitrine.toml; each test starts its own vitrine."""
+
+    machine: vm.VM
+    extra_qemu_arguments: list[str] = []
+    base_config = config()
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.started = time.monotonic()
+        binary = build_vitrine()
+        cls.scratch = tempfile.TemporaryDirectory(prefix="vitrine-kiosk-")
+        scratch = Path(cls.scratch.name)
+        tools = {f"/bin/{name}": build_guest_tool(name) for name in ("touch-inject", "notify-listen")}
+        cls.built = time.monotonic()
+        kernel = vm.prepare_kernel()
+        files: dict[str, str | Path | bytes] = {f"/photos/{name}": SAMPLES / name for name in PHOTOS}
+        files["/spare/" + EXTRA_PHOTO] = SAMPLES / EXTRA_PHOTO
+        files["/etc/vitrine.toml"] = cls.base_config.encode()
+        initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
+                                       binaries={"/bin/vitrine": binary, **tools}, files=files)
+        cls.prepared = time.monotonic()
+        cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=768,
+                            extra_arguments=list(cls.extra_qemu_arguments)).boot()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.machine.close()
+        cls.scratch.cleanup()
+        finished = time.monotonic()
+        print(f"\n[e2e timing] {cls.__name__}: build {cls.built - cls.started:.1f} s, kernel+initramfs "
+              f"{cls.prepared - cls.built:.1f} s, boot {cls.machine.boot_seconds:.1f} s, tests "
+              f"{finished - cls.prepared - cls.machine.boot_seconds:.1f} s, total {finished - cls.started:.1f} s",
+              file=sys.stderr)
+
+    # -- programs in the guest ----------------------------------------------------------------
+
+    def spawn(self, name: str, command: str) -> None:
+        """Starts a background program that is killed after the test, if still running, before the
+        next test starts one under the same name."""
+        self.machine.spawn(name, command)
+        self.addCleanup(self.machine.run, f"kill -KILL $(cat /tmp/bg/{name}.pid) 2>/dev/null; "
+                                          f"vm-wait 5 test -e /tmp/bg/{name}.rc")
+
+    def start_vitrine(self, name: str = "vitrine", config_path: str = "/etc/vitrine.toml",
+                      environment: str = "") -> str:
+        """Starts vitrine in the background and waits for its first frame; returns its log."""
+        prefix = f"env {environment} " if environment else ""
+        self.spawn(name, f"{prefix}/bin/vitrine run --config {config_path}")
+        return self.machine.wait_for_log(name, "first frame on screen", timeout=30)
+
+    def start_touchscreen(self, vitrine: str = "vitrine") -> str:
+        """Creates the uinput touchscreen and waits until vitrine has opened it; returns its node."""
+        machine = self.machine
+        machine.check("rm -f /tmp/touch.fifo && mkfifo /tmp/touch.fifo")
+        self.spawn("touch", f"/bin/touch-inject /tmp/touch.fifo {WIDTH} {HEIGHT}")
+        log = machine.wait_for_log("touch", "touch-inject: device /dev/input/", timeout=10)
+        node = log.split("touch-inject: device ", 1)[1].split()[0]
+        machine.wait_for_log(vitrine, f"touch: {node} ", timeout=10)
+        self.touch_commands = 0
+        return node
+
+    def touch(self, command: str, timeout: float = 10) -> None:
+        """Sends one command to the injector and waits until it has been sent whole."""
+        self.touch_commands += 1
+        self.machine.check(f"echo {shlex.quote(command)} > /tmp/touch.fifo")
+        self.machine.wait_for_log("touch", f"ok {self.touch_commands} {command}", timeout=timeout)
+
+    def wait_for_screen(self, problems, timeout: float = 20, what: str = "the screen") -> vm.Image:
+        """Screendumps until `problems(image)` is empty; fails with the last problems."""
+        deadline = time.monotonic() + timeout
+        while True:
+            image = self.machine.screendump()
+            found = problems(image)
+            if not found:
+                return image
+            if time.monotonic() > deadline:
+                kept = self.machine.workdir / f"failed-{self.id().rsplit('.', 1)[-1]}.ppm"
+                self.machine.screendump(kept)
+                self.fail(f"{what} not as expected within {timeout} s (screen kept in {kept}): "
+                          + "; ".join(found[:6]))
+            time.sleep(0.2)
+
+    def stop_and_time(self, name: str, signal: str) -> tuple[int, float, str]:
+        """Sends `signal`, waits for the exit; returns the exit code, the seconds it took as the
+        guest measured them, and the log."""
+        script = (f"pid=$(cat /tmp/bg/{name}.pid); start=$(cut -d' ' -f1 /proc/uptime); kill -{signal} $pid; "
+                  f"n=0; while [ ! -e /tmp/bg/{name}.rc ] && [ $n -lt 1000 ]; do usleep 5000; n=$((n+1)); done; "
+                  f"end=$(cut -d' ' -f1 /proc/uptime); echo $start $end")
+        start, end = (float(value) for value in self.machine.check(script, timeout=20).split()[-2:])
+        code, log = self.machine.wait_exit(name, timeout=10)
+        return code, end - start, log
+
+    def cpu_ticks(self, name: str) -> int:
+        """utime + stime of the background program, in clock ticks (/proc/PID/stat)."""
+        fields = self.machine.check(f"cat /proc/$(cat /tmp/bg/{name}.pid)/stat").rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])

@@ -1,0 +1,134 @@
+"""`vitrine run` on a real kernel: virtio-gpu through DRM/KMS, touches from a uinput touchscreen
+(and qemu's virtio tablet), checked by screendumps against the grid's layout.
+
+    python3 -m unittest discover -s Tests/EndToEnd -p 'test_kiosk_touch.py' -v
+"""
+
+from __future__ import annotations
+
+import time
+import unittest
+
+import kiosk
+from kiosk import GridLayout, grid_problems, pager_problems
+
+LAYOUT = GridLayout(columns=4, spacing=4)
+COUNT = len(kiosk.PHOTOS)
+LAKESIDE = kiosk.PHOTOS.index("01-lakeside.jpg")
+PORTRAIT = kiosk.PHOTOS.index("02-portrait.jpg")
+VIVID = (255, 0, 0), (0, 0, 255)
+
+
+class KioskTouchTest(kiosk.KioskTestCase):
+    extra_qemu_arguments = ["-device", "virtio-tablet-pci"]
+
+    def assert_grid(self, what: str) -> None:
+        self.wait_for_screen(lambda image: grid_problems(image, LAYOUT, COUNT), what=what)
+
+    def test_tap_opens_the_photo_drag_dismisses_it_and_sigterm_restores_the_crtc(self) -> None:
+        machine = self.machine
+        log = self.start_vitrine()
+        self.assertIn("display: connector Virtual-1", log)
+        self.assertIn(f"showing {COUNT} photos from /photos", log)
+        self.assert_grid("the grid after start")
+
+        self.start_touchscreen()
+        self.touch("tap %d %d" % LAYOUT.centre(PORTRAIT))
+        self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["02-portrait.jpg"]),
+                             what="the portrait aspect-fit after the tap")
+
+        # Down 300 px over 0.4 s, lifted while still moving: the photo flies back into its cell.
+        self.touch("drag 640 300 640 600 400")
+        self.assert_grid("the grid after drag-to-dismiss")
+
+        code, seconds, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+        self.assertLess(seconds, 1.0, f"SIGTERM to exit took {seconds:.2f} s; log:\n{log}")
+        self.assertIn("stopped; display restored", log)
+        self.assertNotIn("[error]", log)
+        # Nothing was on the CRTC before (no fbdev console): restored, it is off, so none of the
+        # grid stays on screen.
+        after = machine.screendump()
+        self.assertTrue(grid_problems(after, LAYOUT, COUNT), "the grid is still on screen after exit")
+        self.assertFalse(kiosk.photo_content(after, LAYOUT.cell_rect(LAKESIDE)), "a photo is still on screen")
+
+    def test_tablet_tap_is_one_pointer(self) -> None:
+        machine = self.machine
+        log = self.start_vitrine()
+        self.assertRegex(log, r'touch: /dev/input/event\d+ "QEMU Virtio Tablet"')
+        self.assert_grid("the grid after start")
+        x, y = LAYOUT.centre(LAKESIDE)
+        self.tablet_tap(x, y)
+        self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["01-lakeside.jpg"]),
+                             what="the lakeside aspect-fit after the tablet tap")
+        self.tablet_drag((640, 300), (640, 600), 0.4)
+        self.assert_grid("the grid after the tablet's drag-to-dismiss")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+
+    def test_still_screen_costs_no_cpu(self) -> None:
+        self.start_vitrine()
+        self.assert_grid("the grid after start")
+        time.sleep(2)  # the last decodes and their frames
+        before = self.cpu_ticks("vitrine")
+        time.sleep(3)
+        spent = self.cpu_ticks("vitrine") - before
+        # 3 s of a still screen: a few housekeeping ticks, no frames (100 ticks per second).
+        self.assertLessEqual(spent, 6, f"{spent} clock ticks of CPU in 3 s of a still screen")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+
+    def test_blank_after_idle_and_the_waking_touch_opens_nothing(self) -> None:
+        machine = self.machine
+        # Long enough for the guest (TCG) to decode the thumbnails; the checks after a touch
+        # must finish before the screen goes dark again.
+        machine.write_file("/etc/blank.toml", kiosk.config(kiosk={"blank_after": 6.0}).encode())
+        self.start_vitrine(config_path="/etc/blank.toml")
+        self.start_touchscreen()
+        machine.wait_for_log("vitrine", "display off", timeout=30)
+        # DPMS off: qemu shows its "Display output is not active." on black; no photo anywhere.
+        blank = machine.screendump()
+        lit = [index for index in range(COUNT) if kiosk.photo_content(blank, LAYOUT.cell_rect(index))]
+        self.assertEqual(lit, [], "photos still on screen when blanked")
+
+        # The waking tap lands on a photo but only wakes the screen. A photo it opened would be
+        # in the pager a second later; the grid is there instead.
+        self.touch("tap %d %d" % LAYOUT.centre(PORTRAIT))
+        machine.wait_for_log("vitrine", "touch: display on", timeout=5)
+        time.sleep(1)
+        self.wait_for_screen(lambda image: grid_problems(image, LAYOUT, COUNT), timeout=4,
+                             what="the grid after the waking tap")
+        # The next tap is an ordinary one.
+        self.touch("tap %d %d" % LAYOUT.centre(PORTRAIT))
+        self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["02-portrait.jpg"]), timeout=5,
+                             what="the portrait after the second tap")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+        self.assertNotIn("[error]", log)
+
+    # -- qemu's virtio tablet through QMP -----------------------------------------------------
+
+    def tablet_events(self, x: float, y: float, down: bool | None = None) -> None:
+        events = [{"type": "abs", "data": {"axis": "x", "value": round(x / kiosk.WIDTH * 32767)}},
+                  {"type": "abs", "data": {"axis": "y", "value": round(y / kiosk.HEIGHT * 32767)}}]
+        if down is not None:
+            events.append({"type": "btn", "data": {"down": down, "button": "left"}})
+        self.machine.qmp.execute("input-send-event", events=events)
+
+    def tablet_tap(self, x: float, y: float) -> None:
+        self.tablet_events(x, y, down=True)
+        time.sleep(0.05)
+        self.tablet_events(x, y, down=False)
+
+    def tablet_drag(self, start: tuple[float, float], end: tuple[float, float], seconds: float) -> None:
+        self.tablet_events(*start, down=True)
+        steps = max(1, int(seconds / 0.02))
+        for step in range(1, steps + 1):
+            time.sleep(0.02)
+            self.tablet_events(start[0] + (end[0] - start[0]) * step / steps,
+                               start[1] + (end[1] - start[1]) * step / steps)
+        self.tablet_events(*end, down=False)
+
+
+if __name__ == "__main__":
+    unittest.main()
