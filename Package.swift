@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
         .testTarget(name: "LinuxTests", dependencies: ["Linux"]),
+        .testTarget(name: "DRMTests", dependencies: ["DRM"]),
         .testTarget(name: "PhotosTests", dependencies: [
             "Photos", "Blitter", "Geometry", .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("JPEGs")]),

@@ -11,11 +11,15 @@ public struct DisplayMode: Sendable, CustomStringConvertible {
     let info: drmModeModeInfo
 
     init(_ info: drmModeModeInfo) {
+        self.init(info, refreshRate: DisplayMode.refreshRate(of: info))
+    }
+
+    private init(_ info: drmModeModeInfo, refreshRate: Double) {
         self.info = info
         width = Int(info.hdisplay)
         height = Int(info.vdisplay)
         isPreferred = info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0
-        refreshRate = DisplayMode.refreshRate(of: info)
+        self.refreshRate = refreshRate
     }
 
     /// A mode from plain values, for mode selection without a device.
@@ -25,7 +29,8 @@ public struct DisplayMode: Sendable, CustomStringConvertible {
         info.vdisplay = UInt16(clamping: height)
         info.vrefresh = UInt32(clamping: Int(refreshRate.rounded()))
         info.type = isPreferred ? UInt32(DRM_MODE_TYPE_PREFERRED) : 0
-        self.init(info)
+        // Kept as given: the record has no pixel clock to compute 59.94 from.
+        self.init(info, refreshRate: refreshRate)
     }
 
     /// "1920x1080@60" in the same words a user writes in the config.
