@@ -239,6 +239,30 @@ public final class KMSDisplay {
         try card.connector(id: connector.id).status
     }
 
+    /// Whether the connector, probed again, still offers the mode on screen (a different display
+    /// plugged into the same port may not).
+    public func connectorOffersCurrentMode() throws -> Bool {
+        try card.connector(id: connector.id).modes.contains {
+            $0.width == modeInfo.width && $0.height == modeInfo.height && abs($0.refreshRate - modeInfo.refreshRate) < 0.5
+        }
+    }
+
+    /// Sets the mode again with the buffer that was on screen: after the display was unplugged
+    /// and plugged back in, the CRTC may have been turned off or the new display not yet told the
+    /// mode. Leaves the display powered on; the next `present` writes the whole frame.
+    public func reactivate() throws {
+        guard !closed else { throw DRMError.closed }
+        if isFlipPending { _ = try waitForFlip(timeout: 1) }
+        let fd = try card.fd()
+        var connectorID = connector.id
+        var info = modeInfo.info
+        try checked("drmModeSetCrtc", detail: "CRTC \(crtcID)") {
+            drmModeSetCrtc(fd, crtcID, buffers[front].framebufferID, 0, 0, &connectorID, 1, &info)
+        }
+        isPoweredOn = true
+        needsFullWrite = [true, true]
+    }
+
     // MARK: - Tear-down
 
     /// Puts back the CRTC that was on screen before (or turns the CRTC off if nothing was) and

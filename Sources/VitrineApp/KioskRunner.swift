@@ -1,5 +1,6 @@
 import Blitter
 import Config
+import DRM
 import Foundation
 import Geometry
 import Glibc
@@ -28,6 +29,11 @@ final class KioskRunner {
     private var viewer: Viewer?
     private var inputs: InputDevices?
     private var folder: PhotoFolderWatch?
+    private var uevents: UeventMonitor?
+    /// False while the display is unplugged: nothing is drawn until it returns.
+    private var displayConnected = true
+    /// Why the loop stopped, when it was not a signal: the process exits with it.
+    private var failure: Error?
     private var canvas = Bitmap(width: 0, height: 0)
 
     private var lastFrame: SceneFrame?
@@ -85,6 +91,7 @@ final class KioskRunner {
         while !stopping {
             try loop.runOnce(timeout: nil)
         }
+        if let failure { throw failure }
     }
 
     // MARK: - Set-up and tear-down
@@ -101,6 +108,13 @@ final class KioskRunner {
     private func start(on output: DisplayOutput) throws {
         self.output = output
         try loop.watch(output.fileDescriptor) { [unowned self] in self.displayEvent() }
+        do {
+            let uevents = try UeventMonitor()
+            try loop.watch(uevents.fileDescriptor) { [unowned self] in self.deviceEvents() }
+            self.uevents = uevents
+        } catch {
+            logger.warning("not watching for the display being unplugged: \(error)")
+        }
         let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
         if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
         photoCount = photos.count
@@ -129,6 +143,8 @@ final class KioskRunner {
         inputs?.closeAll()
         inputs = nil
         folder = nil
+        if let uevents { loop.unwatch(uevents.fileDescriptor) }
+        uevents = nil
         if let output {
             loop.unwatch(output.fileDescriptor)
             output.close(logger: logger)
@@ -247,6 +263,60 @@ final class KioskRunner {
         drawIfNeeded()
     }
 
+    /// Kernel device events: a "change" on our DRM card means a display may have been plugged in
+    /// or pulled out (real hotplugs carry HOTPLUG=1; a write to the card's uevent file carries
+    /// nothing more), so the connector is probed again.
+    private func deviceEvents() {
+        guard let uevents, let output else { return }
+        let cardEvent = uevents.read().contains { event in
+            event.subsystem == "drm" && event.action == "change"
+                && event.deviceName.map { "/dev/" + $0 == output.display.card.path } ?? true
+        }
+        if cardEvent { probeDisplay() }
+    }
+
+    /// Unplugged: stop drawing and say so. Back: set the mode again and draw the whole frame, or,
+    /// when the display now there does not offer the mode in use, exit with an error so the
+    /// service manager starts vitrine again to pick the new display's mode.
+    private func probeDisplay() {
+        guard let output else { return }
+        let display = output.display
+        let name = display.connector.name
+        let status: ConnectorStatus
+        do {
+            status = try display.connectorStatus()
+        } catch {
+            logger.error("display: probing \(name): \(error)")
+            return
+        }
+        if status == .disconnected, displayConnected {
+            displayConnected = false
+            logger.warning("display: \(name) disconnected; waiting for it to come back")
+            notifier?.status("waiting for display (\(name) disconnected); \(statusLine)")
+        } else if status != .disconnected, !displayConnected {
+            do {
+                guard try display.connectorOffersCurrentMode() else {
+                    fail(AppError("display: \(name) came back without mode \(display.modeInfo); exiting to start again with its mode"))
+                    return
+                }
+                try display.reactivate()
+            } catch {
+                fail(AppError("display: \(name) came back but cannot be shown: \(error)"))
+                return
+            }
+            displayConnected = true
+            logger.info("display: \(name) connected again")
+            notifier?.status(statusLine)
+            lastFrame = nil
+            drawIfNeeded(force: true)
+        }
+    }
+
+    private func fail(_ error: Error) {
+        failure = error
+        stopping = true
+    }
+
     // MARK: - Drawing
 
     private func sceneTime() -> Double {
@@ -256,7 +326,7 @@ final class KioskRunner {
     /// Draws the next frame when something may have changed and no flip is in flight, at most
     /// once per refresh period (virtio-gpu and some drivers complete flips faster than vblank).
     private func drawIfNeeded(force: Bool = false) {
-        guard let output, let viewer, !blanked, !stopping else { return }
+        guard let output, let viewer, !blanked, displayConnected, !stopping else { return }
         let animating = viewer.scene.isAnimating || fingersDown
         guard force || animating || imagesChanged || lastFrame == nil else { return }
         guard !output.isFlipPending else { return }   // the flip event calls back here

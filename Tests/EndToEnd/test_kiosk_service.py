@@ -66,6 +66,32 @@ class KioskServiceTest(kiosk.KioskTestCase):
         self.assertEqual(code, 0, log)
         self.assertIn("STOPPING=1", machine.log_of("notify"))
 
+    def test_display_unplugged_and_back_is_survived(self) -> None:
+        machine = self.machine
+        self.spawn("notify", "/bin/notify-listen /run/notify.sock")
+        machine.wait_for_log("notify", "listening on /run/notify.sock")
+        self.spawn("vitrine", "env NOTIFY_SOCKET=/run/notify.sock /bin/vitrine run --config /etc/vitrine.toml")
+        machine.wait_for_log("vitrine", "first frame on screen", timeout=30)
+        self.wait_for_screen(lambda image: grid_problems(image, FOUR, COUNT), what="the grid")
+
+        # virtio-gpu sends no uevent of its own when its connector is forced off through sysfs:
+        # the "change" on the card is what a real hotplug sends (there with HOTPLUG=1).
+        connector = "/sys/class/drm/card0-Virtual-1"
+        self.addCleanup(machine.run, f"echo detect > {connector}/status")
+        machine.check(f"echo off > {connector}/status && echo change > /sys/class/drm/card0/uevent")
+        machine.wait_for_log("vitrine", "display: Virtual-1 disconnected; waiting for it to come back")
+        machine.wait_for_log("notify", "STATUS=waiting for display (Virtual-1 disconnected)")
+
+        machine.check(f"echo detect > {connector}/status && echo change > /sys/class/drm/card0/uevent")
+        machine.wait_for_log("vitrine", "display: Virtual-1 connected again")
+        self.wait_for_screen(lambda image: grid_problems(image, FOUR, COUNT), what="the grid after the display came back")
+        last_status = [message for _, message in notifications(machine.log_of("notify")) if message.startswith("STATUS=")][-1]
+        self.assertTrue(last_status.startswith(f"STATUS=showing {COUNT} photos"), last_status)
+
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+        self.assertNotIn("[error]", log)
+
     def test_sighup_reloads_and_a_broken_config_keeps_the_old_one(self) -> None:
         machine = self.machine
         machine.write_file("/etc/hup.toml", kiosk.config().encode())

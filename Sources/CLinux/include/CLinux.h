@@ -1,5 +1,5 @@
 // Linux interfaces that Swift's Glibc module does not import: epoll, timerfd, eventfd, signalfd,
-// inotify, and evdev's ioctls, whose request numbers are function-like macros Swift cannot call.
+// inotify, netlink (uevents), and evdev's ioctls, whose request numbers are function-like macros Swift cannot call.
 #ifndef VITRINE_CLINUX_H
 #define VITRINE_CLINUX_H
 
@@ -12,6 +12,7 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <linux/input.h>
+#include <linux/netlink.h>
 #include <linux/uinput.h>
 
 // evdev ioctls, each returning what ioctl returns (-1 with errno on failure).
