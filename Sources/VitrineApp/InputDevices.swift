@@ -171,6 +171,7 @@ final class InputDevices {
 
     /// After SYN_DROPPED: read the device's state back and hand it to the decoder.
     private func resynchronise(_ device: EvdevDevice, _ decoder: inout TouchDecoder, time: Double) -> TouchFrame? {
+        logger.notice("\(device.path): events dropped (SYN_DROPPED: the loop fell behind); reading the touch state back")
         do {
             let state = try DeviceStateReader.read(device, protocol: decoder.touchProtocol)
             return decoder.resynchronise(to: state, time: time)

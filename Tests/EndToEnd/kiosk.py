@@ -237,12 +237,24 @@ class KioskTestCase(unittest.TestCase):
         """Creates the uinput touchscreen and waits until vitrine has opened it; returns its node."""
         machine = self.machine
         machine.check("rm -f /tmp/touch.fifo && mkfifo /tmp/touch.fifo")
+        opened_before = self.opened_count(vitrine)
         self.spawn("touch", f"/bin/touch-inject /tmp/touch.fifo {WIDTH} {HEIGHT}")
         log = machine.wait_for_log("touch", "touch-inject: device /dev/input/", timeout=10)
         node = log.split("touch-inject: device ", 1)[1].split()[0]
-        machine.wait_for_log(vitrine, f"touch: {node} ", timeout=10)
+        # The node's number may be one vitrine had open before: count, don't just look.
+        deadline = time.monotonic() + 10
+        while self.opened_count(vitrine) <= opened_before:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"vitrine did not open {node}; its log:\n{machine.log_of(vitrine)}")
+            time.sleep(0.05)
+        self.assertIn(f"touch: {node} ", machine.log_of(vitrine))
         self.touch_commands = 0
         return node
+
+    def opened_count(self, vitrine: str) -> int:
+        """How many touch devices vitrine has opened so far (its "touch: /dev/input/..." lines)."""
+        return sum(1 for line in self.machine.log_of(vitrine).splitlines()
+                   if line.startswith("vitrine[info]: touch: /dev/input/"))
 
     def touch(self, command: str, timeout: float = 10) -> None:
         """Sends one command to the injector and waits until it has been sent whole."""

@@ -66,6 +66,34 @@ class KioskTouchTest(kiosk.KioskTestCase):
         code, _, log = self.stop_and_time("vitrine", "TERM")
         self.assertEqual(code, 0, log)
 
+    def test_touchscreen_unplugged_plugged_in_again_and_overflowed(self) -> None:
+        machine = self.machine
+        self.start_vitrine()
+        first = self.start_touchscreen()
+        self.assert_grid("the grid after start")
+        # Unplugged: the injector destroys its device.
+        machine.check("echo quit > /tmp/touch.fifo")
+        self.assertEqual(machine.wait_exit("touch")[0], 0)
+        machine.wait_for_log("vitrine", f"input device {first} went away")
+        # Plugged in again: opened as it appears.
+        self.start_touchscreen()
+
+        # vitrine stopped while a long drag comes in: its evdev buffer overflows (SYN_DROPPED).
+        # Both axes move every 10 ms (the kernel drops packets that change nothing): ~1500 events
+        # against a buffer of 512.
+        machine.signal("vitrine", "STOP")
+        self.touch("drag 100 700 1200 100 3000")
+        machine.signal("vitrine", "CONT")
+        machine.wait_for_log("vitrine", "SYN_DROPPED", timeout=10)
+        # Read back, the finger is up: the grid comes to rest and the next tap is a tap.
+        self.assert_grid("the grid after the overflow")
+        self.touch("tap %d %d" % LAYOUT.centre(PORTRAIT))
+        self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["02-portrait.jpg"]),
+                             what="the portrait after a tap following the overflow")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+        self.assertNotIn("[error]", log)
+
     def test_still_screen_costs_no_cpu(self) -> None:
         """A still screen draws nothing: the grid at rest, and the pager once the opening spring
         has settled (an animation that never reports its end would keep drawing)."""
