@@ -85,6 +85,7 @@ class GridLayout:
     columns: int = 4
     spacing: int = 4
     width: int = WIDTH
+    height: int = HEIGHT
 
     @property
     def cell(self) -> float:
@@ -101,21 +102,21 @@ class GridLayout:
         x0, y0, x1, y1 = self.cell_rect(index)
         return (x0 + x1) // 2, (y0 + y1) // 2
 
-    def gaps(self, count: int, height: int = HEIGHT) -> list[tuple[int, int, int, int]]:
+    def gaps(self, count: int) -> list[tuple[int, int, int, int]]:
         """Boxes strictly inside the gaps around the first `count` cells' rows (1 px away from
         each cell edge, so antialiasing could not reach them), and the black below the last row."""
         rows = (count + self.columns - 1) // self.columns
-        bottom = min(height, int(self.spacing + rows * (self.cell + self.spacing)))
+        bottom = min(self.height, int(self.spacing + rows * (self.cell + self.spacing)))
         boxes = []
         for column in range(self.columns + 1):
             x = column * (self.cell + self.spacing)
             boxes.append((int(x) + 1, 0, int(x + self.spacing) - 1, bottom))
         for row in range(rows + 1):
             y = row * (self.cell + self.spacing)
-            if y + self.spacing <= height:
+            if y + self.spacing <= self.height:
                 boxes.append((0, int(y) + 1, self.width, int(y + self.spacing) - 1))
-        if bottom + 2 < height:
-            boxes.append((0, bottom + 1, self.width, height))
+        if bottom + 2 < self.height:
+            boxes.append((0, bottom + 1, self.width, self.height))
         return boxes
 
 
@@ -132,11 +133,11 @@ def only_black(image: vm.Image, box: tuple[int, int, int, int]) -> bool:
 def grid_problems(image: vm.Image, layout: GridLayout, count: int) -> list[str]:
     """What is wrong with `image` as the grid of `count` photos at rest at the top (empty: it is)."""
     problems = []
-    if (image.width, image.height) != (layout.width, HEIGHT):
+    if (image.width, image.height) != (layout.width, layout.height):
         return [f"screen is {image.width}x{image.height}"]
     for index in range(count):
         x0, y0, x1, y1 = layout.cell_rect(index)
-        box = (x0 + 6, y0 + 6, x1 - 6, min(y1, HEIGHT) - 6)
+        box = (x0 + 6, y0 + 6, x1 - 6, min(y1, layout.height) - 6)
         if box[3] > box[1] and not photo_content(image, box):
             problems.append(f"cell {index} {box} shows no photo")
     for box in layout.gaps(count):
@@ -146,21 +147,23 @@ def grid_problems(image: vm.Image, layout: GridLayout, count: int) -> list[str]:
     rows = (count + layout.columns - 1) // layout.columns
     for index in range(count, rows * layout.columns):
         x0, y0, x1, y1 = layout.cell_rect(index)
-        if y0 < HEIGHT and not only_black(image, (x0, y0, x1, min(y1, HEIGHT))):
+        if y0 < layout.height and not only_black(image, (x0, y0, x1, min(y1, layout.height))):
             problems.append(f"empty cell {index} is not black")
     return problems
 
 
-def fit_rect(size: tuple[int, int]) -> tuple[float, float, float, float]:
+def fit_rect(size: tuple[int, int], screen: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[float, float, float, float]:
     """The photo's aspect-fit frame on the screen: x0, y0, x1, y1."""
-    scale = min(WIDTH / size[0], HEIGHT / size[1])
+    width, height = screen
+    scale = min(width / size[0], height / size[1])
     w, h = size[0] * scale, size[1] * scale
-    return (WIDTH - w) / 2, (HEIGHT - h) / 2, (WIDTH + w) / 2, (HEIGHT + h) / 2
+    return (width - w) / 2, (height - h) / 2, (width + w) / 2, (height + h) / 2
 
 
 def pager_problems(image: vm.Image, size: tuple[int, int]) -> list[str]:
     """What is wrong with `image` as a photo of `size` aspect-fit on black (empty: it is)."""
-    x0, y0, x1, y1 = fit_rect(size)
+    WIDTH, HEIGHT = image.width, image.height  # noqa: N806 (the screen's, as above)
+    x0, y0, x1, y1 = fit_rect(size, (WIDTH, HEIGHT))
     problems = []
     inner = (int(x0) + 8, int(y0) + 8, int(x1) - 8, int(y1) - 8)
     if not photo_content(image, inner):
@@ -174,6 +177,27 @@ def pager_problems(image: vm.Image, size: tuple[int, int]) -> list[str]:
         if not only_black(image, bar):
             problems.append(f"bar {bar} is not black")
     return problems
+
+
+class TurnedScreen:
+    """A screendump of a panel whose picture is turned a quarter clockwise (display.rotation = 90),
+    seen the way the scene drew it: upright, `image.height` wide. The scene's top-left pixel is the
+    panel's top-right one."""
+
+    def __init__(self, image: vm.Image) -> None:
+        self.image = image
+        self.width, self.height = image.height, image.width
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        return self.image.pixel(self.image.width - 1 - y, x)
+
+    def region_colors(self, x0: int, y0: int, x1: int, y1: int, step: int = 7) -> set[tuple[int, int, int]]:
+        return {self.pixel(x, y) for y in range(y0, y1, step) for x in range(x0, x1, step)}
+
+    @staticmethod
+    def panel_point(x: int, y: int, panel_width: int = WIDTH) -> tuple[int, int]:
+        """Where the scene's point (x, y) is on the panel (and so on its touch layer)."""
+        return panel_width - 1 - y, x
 
 
 # ---------------------------------------------------------------------------------------------

@@ -94,6 +94,23 @@ class KioskTouchTest(kiosk.KioskTestCase):
         self.assertEqual(code, 0, log)
         self.assertNotIn("[error]", log)
 
+    def test_display_rotation_turns_the_picture_and_the_touches(self) -> None:
+        """display.rotation = 90: the scene is drawn upright at 800x1280 and turned onto the
+        1280x800 panel; the touch layer sits on the panel, so its points are turned back."""
+        machine = self.machine
+        machine.write_file("/etc/turned.toml", kiosk.config(display={"rotation": 90}).encode())
+        log = self.start_vitrine(config_path="/etc/turned.toml")
+        self.assertIn("rotation 90° (display.rotation), scene 800x1280", log)
+        self.start_touchscreen()
+        upright = GridLayout(columns=4, spacing=4, width=800, height=1280)
+        self.wait_for_screen(lambda image: grid_problems(kiosk.TurnedScreen(image), upright, COUNT),
+                             what="the grid turned a quarter clockwise")
+        self.touch("tap %d %d" % kiosk.TurnedScreen.panel_point(*upright.centre(LAKESIDE)))
+        self.wait_for_screen(lambda image: pager_problems(kiosk.TurnedScreen(image), kiosk.PHOTO_SIZES["01-lakeside.jpg"]),
+                             what="the lakeside (the tapped cell) aspect-fit, turned")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+
     def test_still_screen_costs_no_cpu(self) -> None:
         """A still screen draws nothing: the grid at rest, and the pager once the opening spring
         has settled (an animation that never reports its end would keep drawing)."""
