@@ -300,6 +300,8 @@ final class KioskRunner {
                     return
                 }
                 try display.reactivate()
+                // Idle-blanked before it went: it stays dark until a touch.
+                if blanked { try? display.setPower(on: false) }
             } catch {
                 fail(AppError("display: \(name) came back but cannot be shown: \(error)"))
                 return
