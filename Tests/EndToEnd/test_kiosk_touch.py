@@ -169,6 +169,20 @@ class KioskTouchTest(kiosk.KioskTestCase):
         self.assertEqual(code, 0, log)
         self.assertNotIn("[error]", log)
 
+    def test_idle_timeout_zooms_the_photo_back_into_the_grid(self) -> None:
+        machine = self.machine
+        machine.write_file("/etc/idle.toml", kiosk.config(kiosk={"idle_timeout": 5.0}).encode())
+        self.start_vitrine(config_path="/etc/idle.toml")
+        self.start_touchscreen()
+        self.assert_grid("the grid after start")
+        self.touch("tap %d %d" % LAYOUT.centre(PORTRAIT))
+        self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["02-portrait.jpg"]), timeout=4,
+                             what="the portrait after the tap")
+        # Nobody touches it: 5 s after the tap it closes by itself.
+        self.assert_grid("the grid after the idle timeout")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+
     # -- qemu's virtio tablet through QMP -----------------------------------------------------
 
     def tablet_events(self, x: float, y: float, down: bool | None = None) -> None:
