@@ -85,6 +85,8 @@ public final class DecodeQueue: @unchecked Sendable {
     }
 
     public var pendingCount: Int { state.pendingCount }
+    /// True when nothing is pending and no decode is under way (its result is in the cache).
+    public var isIdle: Bool { state.isIdle }
     /// The pending requests, best first.
     public var pending: [ImageKey] { state.pendingKeys }
 
@@ -93,6 +95,22 @@ public final class DecodeQueue: @unchecked Sendable {
         state.stop(wait: true)
     }
 }
+
+/// Decode buffers are megabytes each and short-lived. glibc raises its mmap threshold to the size
+/// of each such block freed, after which they come from the heap arenas, where freed memory stays
+/// resident; a fixed threshold keeps every large buffer an mmap of its own, returned when freed.
+private let fixedMmapThreshold: Void = {
+    #if canImport(Glibc)
+    let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
+    _ = glibcMallopt(mmapThreshold, 256 * 1024)
+    #endif
+}()
+
+#if canImport(Glibc)
+/// glibc's `int mallopt(int, int)`; Swift's Glibc module does not import <malloc.h>.
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif
 
 extension DecodeQueue {
     /// Everything the workers share, behind one lock.
@@ -122,6 +140,7 @@ extension DecodeQueue {
 
         init(cache: ImageCache, diskCache: ThumbnailDiskCache?, capacity: Int, logger: Logger,
              completion: @escaping Completion) {
+            _ = fixedMmapThreshold
             self.cache = cache
             self.diskCache = diskCache
             self.capacity = capacity
@@ -202,6 +221,7 @@ extension DecodeQueue {
         }
 
         var pendingCount: Int { locked { pending.count } }
+        var isIdle: Bool { locked { pending.isEmpty && inFlight.isEmpty } }
 
         var pendingKeys: [ImageKey] {
             locked { pending.sorted { $0.value.isBefore($1.value) }.map(\.key) }
@@ -258,6 +278,11 @@ extension DecodeQueue {
 
         private func work(_ decode: DecodeFunction) {
             while let key = next() {
+                // The decoder's buffers count against the cache's limit while they exist: the
+                // output, and the scaled decode before resampling (up to twice as wide and high,
+                // typically about twice the pixels).
+                let working = 3 * key.size.pixelCount * MemoryLayout<UInt32>.stride
+                cache.reserve(working)
                 let result: Result<(bitmap: Bitmap, warning: String?), PhotoError>
                 do {
                     result = .success(try decodeThroughDisk(key, decode))
@@ -266,6 +291,7 @@ extension DecodeQueue {
                 } catch {
                     result = .failure(PhotoError(path: key.path, reason: .decoder("\(error)")))
                 }
+                cache.release(working)
 
                 var logLine: String?
                 let outcome: Result<Bitmap, PhotoError>

@@ -39,6 +39,7 @@ public final class PhotoStore: PhotoImages {
         let kept = Set(newPhotos)
         for old in photos where !kept.contains(old) {
             cache.removeAll(path: old.path)
+            for gone in mipChains where gone.key.path == old.path { cache.release(gone.chain.byteCount) }
             mipChains.removeAll { $0.key.path == old.path }
             queue.forget(path: old.path)
         }
@@ -79,7 +80,8 @@ public final class PhotoStore: PhotoImages {
         // neighbours), the cache holds the rest at their base level.
         let chain = MipChain(image)
         mipChains.append((key, chain))
-        if mipChains.count > 4 { mipChains.removeFirst() }
+        cache.reserve(chain.byteCount)  // its levels, and its base once the cache lets it go
+        if mipChains.count > 4 { cache.release(mipChains.removeFirst().chain.byteCount) }
         return chain
     }
 
@@ -124,7 +126,7 @@ public final class PhotoStore: PhotoImages {
 
     /// True when everything asked for is decoded (or failed): `simulate` waits for this before a
     /// snapshot so its pictures do not depend on the machine's speed.
-    public var isSettled: Bool { queue.pendingCount == 0 }
+    public var isSettled: Bool { queue.isIdle }
 
     /// Blocks until the decoder has nothing left to do; only for `simulate`, never on the frame loop.
     public func waitUntilSettled(timeout: Double = 60) {
