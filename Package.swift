@@ -67,6 +67,12 @@ let package = Package(
         // Real-kernel check of the DRM module (Tests/EndToEnd/test_drm_smoke.py runs it in qemu).
         .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter"]),
 
+        // Benchmarks (release build): `swift run -c release vitrine-bench startup`.
+        .executableTarget(name: "vitrine-bench", dependencies: [
+            "VitrineApp", "Photos", "Blitter", "Config", "Scene", "Geometry", "Touch",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
