@@ -42,7 +42,7 @@ let package = Package(
         // Linux and C glue.
         .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
         .target(name: "Photos", dependencies: [
-            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim",
+            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Linux", dependencies: ["CLinux"]),

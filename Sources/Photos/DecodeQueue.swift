@@ -1,4 +1,5 @@
 import Blitter
+import CLinux
 import Foundation
 import Logging
 
@@ -100,17 +101,8 @@ public final class DecodeQueue: @unchecked Sendable {
 /// of each such block freed, after which they come from the heap arenas, where freed memory stays
 /// resident; a fixed threshold keeps every large buffer an mmap of its own, returned when freed.
 private let fixedMmapThreshold: Void = {
-    #if canImport(Glibc)
-    let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
-    _ = glibcMallopt(mmapThreshold, 256 * 1024)
-    #endif
+    _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
 }()
-
-#if canImport(Glibc)
-/// glibc's `int mallopt(int, int)`; Swift's Glibc module does not import <malloc.h>.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif
 
 extension DecodeQueue {
     /// Everything the workers share, behind one lock.
