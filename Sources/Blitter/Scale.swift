@@ -22,41 +22,53 @@ extension Bitmap {
         }
     }
 
-    /// Separable, in 16-bit fixed point on four pixels at a time (`PixelVector`). Each
-    /// destination row first blends its two source rows into a row of channel values in 1/256ths
-    /// of a level (reused by the next destination row when it reads the same rows, as when
-    /// enlarging), then each destination pixel blends two neighbours of that row. Weights are
-    /// 16-bit fractions applied with a high-half multiply, so the result is within one level of
-    /// the exact `drawScaledReference`, and a constant colour comes out unchanged.
+    /// Separable, in 16-bit fixed point on several pixels at a time (SIMD8<UInt16>: SSE2, NEON).
+    /// Each destination row first blends its two source rows into a row of channel values in
+    /// 1/256ths of a level, four 16-bit lanes per pixel (reused by the next destination row when it
+    /// reads the same rows, as when enlarging); then each destination pixel blends two neighbours
+    /// of that row, whose eight lanes sit next to each other. Weights are 16-bit fractions applied
+    /// with a high-half multiply (`pmulhuw`), so the result is within one level of the exact
+    /// `drawScaledReference`, and a constant colour comes out unchanged.
     private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
         let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
         var lastColumn = firstColumn
         // Per destination column: its first source column (relative to `firstColumn`) and the
-        // weights of it and the next, as four lanes (w0, w0, w1, w1) matching a pair of
-        // neighbours' (blue, red) or (green, x) values.
+        // weights of it and the next, as lanes (w0 x 4, w1 x 4) matching the two pixels' channels.
         let columnIndex = UnsafeMutablePointer<Int>.allocate(capacity: columnCount)
-        let columnWeights = UnsafeMutablePointer<SIMD4<UInt16>>.allocate(capacity: columnCount)
+        let columnWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: columnCount)
         defer { columnIndex.deallocate(); columnWeights.deallocate() }
         for (i, x) in mapping.columns.enumerated() {
             let sample = ScaleMapping.bilinear(mapping.sourceX(x), in: mapping.sourceColumns)
             let (w0, w1) = Self.fixedWeights(sample.weight)
             columnIndex[i] = sample.first - firstColumn
-            columnWeights[i] = SIMD4(w0, w0, w1, w1)
+            columnWeights[i] = Lanes(lowHalf: SIMD4(repeating: w0), highHalf: SIMD4(repeating: w1))
             lastColumn = sample.second
         }
         let span = lastColumn - firstColumn + 1
-        // The blended source row, two lanes per source pixel: (blue, red) in `low`, (green, x) in
-        // `high`, values * 256. One spare pixel keeps `x + 1` readable where its weight is 0.
-        let laneCount = (span + 1) * 2 + 8
-        let low = UnsafeMutablePointer<UInt16>.allocate(capacity: laneCount)
-        let high = UnsafeMutablePointer<UInt16>.allocate(capacity: laneCount)
-        low.initialize(repeating: 0, count: laneCount)
-        high.initialize(repeating: 0, count: laneCount)
-        defer { low.deallocate(); high.deallocate() }
+        // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
+        // keeps `x + 1` readable where its weight is 0.
+        let laneCount = (span + 1) * 4
+        let blended = UnsafeMutablePointer<UInt16>.allocate(capacity: laneCount)
+        blended.initialize(repeating: 0, count: laneCount)
+        defer { blended.deallocate() }
 
         let blend = alpha < 255
         let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(255 - alpha))
+        /// Four finished pixels into the row, over what is there at `alpha`.
+        @inline(__always) func emit(_ pixels: Lanes, _ to: UnsafeMutablePointer<UInt32>) {
+            let laid = blend ? PixelVector.blend(pixels, over: PixelVector.load(to), alpha: alphaLanes, inverse: inverseLanes) : pixels
+            let masked = unsafeBitCast(laid, to: SIMD4<UInt32>.self) & PixelVector.colorMask
+            PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: to)
+        }
+        @inline(__always) func w0Lanes(_ w: UInt16) -> Lanes { Lanes(repeating: w) }
+        // Destination columns that are exactly the source columns (a 1:1 scale across at a whole
+        // pixel offset, like a grid cell's thumbnail): no horizontal pass.
+        var columnsAreSourceColumns = true
+        for i in 0..<columnCount where columnIndex[i] != i || columnWeights[i][4] != 0 {
+            columnsAreSourceColumns = false
+            break
+        }
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
@@ -64,26 +76,53 @@ extension Bitmap {
                 for y in mapping.rows {
                     let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
                     let (w0, w1) = Self.fixedWeights(sample.weight)
+                    let row = base + y * stride + mapping.columns.lowerBound
+                    let top = sourceBase + sample.first * sourceStride + firstColumn
+                    if columnsAreSourceColumns {
+                        // 1:1 across: only the vertical blend, straight into the row.
+                        let bottom = sourceBase + sample.second * sourceStride + firstColumn
+                        var i = 0
+                        while i + 4 <= columnCount {
+                            let pixels = w1 == 0 ? PixelVector.load(top + i)
+                                : Self.blendRows4(top + i, bottom + i, w0: w0Lanes(w0), w1: w0Lanes(w1))
+                            emit(pixels, row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let pixel = Self.blendRows1(top[i], bottom[i], w0: w0, w1: w1)
+                            row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                            i += 1
+                        }
+                        continue
+                    }
+                    if w1 == 0 {
+                        // On a source row: interpolate across straight from its pixels.
+                        // Pairs are read up to the last touched column, never past it.
+                        var i = 0
+                        while i + 4 <= columnCount && columnIndex[i + 3] + 2 <= span {
+                            emit(Self.interpolate4(pixels: top, index: columnIndex + i, weights: columnWeights + i), row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let pixel = Self.interpolate1(pixels: top, index: columnIndex[i], last: span - 1,
+                                                          weights: columnWeights[i])
+                            row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                            i += 1
+                        }
+                        continue
+                    }
                     if summed != (sample.first, sample.second, w1) {
                         summed = (sample.first, sample.second, w1)
-                        Self.blendRows(sourceBase + sample.first * sourceStride + firstColumn,
-                                       sourceBase + sample.second * sourceStride + firstColumn,
-                                       count: span, w0: w0, w1: w1, low: low, high: high)
+                        Self.blendRows(top, sourceBase + sample.second * sourceStride + firstColumn,
+                                       count: span, w0: w0, w1: w1, into: blended)
                     }
-                    let row = base + y * stride + mapping.columns.lowerBound
                     var i = 0
                     while i + 4 <= columnCount {
-                        var pixels = Self.interpolate4(low: low, high: high, index: columnIndex + i, weights: columnWeights + i)
-                        if blend {
-                            pixels = PixelVector.blend(pixels, over: PixelVector.load(row + i),
-                                                       alpha: alphaLanes, inverse: inverseLanes)
-                        }
-                        let masked = unsafeBitCast(pixels, to: SIMD4<UInt32>.self) & PixelVector.colorMask
-                        PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: row + i)
+                        emit(Self.interpolate4(blended, index: columnIndex + i, weights: columnWeights + i), row + i)
                         i += 4
                     }
                     while i < columnCount {
-                        let pixel = Self.interpolate1(low: low, high: high, index: columnIndex[i], weights: columnWeights[i])
+                        let pixel = Self.interpolate1(blended, index: columnIndex[i], weights: columnWeights[i])
                         row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
                         i += 1
                     }
@@ -100,90 +139,145 @@ extension Bitmap {
         return (UInt16(min(65536 - w1, 65535)), UInt16(w1))
     }
 
+    /// Two pixels' channels, each byte moved to the top of a 16-bit lane (times 256).
+    @inline(__always)
+    private static func widen(_ pixels: UnsafePointer<UInt32>) -> Lanes {
+        topBytes(UnsafeRawPointer(pixels).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
+
+    /// Eight bytes as the high bytes of eight 16-bit lanes, the low bytes 0 (one `punpcklbw`).
+    @inline(__always)
+    private static func topBytes(_ b: SIMD8<UInt8>) -> Lanes {
+        unsafeBitCast(SIMD16<UInt8>(0, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, b[5], 0, b[6], 0, b[7]), to: Lanes.self)
+    }
+
     /// `count` pixels of rows `top` and `bottom` blended with weights w0 and w1 (1/65536ths) into
-    /// `low` and `high` in 1/256ths of a level.
+    /// `out`, four lanes per pixel, in 1/256ths of a level.
     @inline(__always)
     private static func blendRows(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, count: Int,
-                                  w0: UInt16, w1: UInt16, low: UnsafeMutablePointer<UInt16>,
-                                  high: UnsafeMutablePointer<UInt16>) {
-        let lowOut = UnsafeMutableRawPointer(low), highOut = UnsafeMutableRawPointer(high)
+                                  w0: UInt16, w1: UInt16, into out: UnsafeMutablePointer<UInt16>) {
+        let raw = UnsafeMutableRawPointer(out)
         var x = 0
         if w1 == 0 {
             // On a source row: its values, scaled.
-            while x + 4 <= count {
-                let t = PixelVector.load(top + x)
-                lowOut.storeBytes(of: t &<< 8, toByteOffset: x * 4, as: Lanes.self)
-                highOut.storeBytes(of: t & PixelVector.highBytes, toByteOffset: x * 4, as: Lanes.self)
-                x += 4
+            while x + 2 <= count {
+                raw.storeBytes(of: widen(top + x), toByteOffset: x * 8, as: Lanes.self)
+                x += 2
             }
         } else {
             let a = Lanes(repeating: w0), b = Lanes(repeating: w1)
             while x + 4 <= count {
-                let t = PixelVector.load(top + x), u = PixelVector.load(bottom + x)
-                let l = PixelVector.multiplyHigh(t &<< 8, a) &+ PixelVector.multiplyHigh(u &<< 8, b)
-                let h = PixelVector.multiplyHigh(t & PixelVector.highBytes, a)
-                    &+ PixelVector.multiplyHigh(u & PixelVector.highBytes, b)
-                lowOut.storeBytes(of: l, toByteOffset: x * 4, as: Lanes.self)
-                highOut.storeBytes(of: h, toByteOffset: x * 4, as: Lanes.self)
+                // Four pixels per load, two per 16-bit vector.
+                let t = UnsafeRawPointer(top + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                let u = UnsafeRawPointer(bottom + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                let v0 = PixelVector.multiplyHigh(topBytes(t.lowHalf), a) &+ PixelVector.multiplyHigh(topBytes(u.lowHalf), b)
+                let v1 = PixelVector.multiplyHigh(topBytes(t.highHalf), a) &+ PixelVector.multiplyHigh(topBytes(u.highHalf), b)
+                raw.storeBytes(of: v0, toByteOffset: x * 8, as: Lanes.self)
+                raw.storeBytes(of: v1, toByteOffset: x * 8 + 16, as: Lanes.self)
                 x += 4
             }
+            while x + 2 <= count {
+                let v = PixelVector.multiplyHigh(widen(top + x), a) &+ PixelVector.multiplyHigh(widen(bottom + x), b)
+                raw.storeBytes(of: v, toByteOffset: x * 8, as: Lanes.self)
+                x += 2
+            }
         }
-        // The last few pixels one at a time, with the same arithmetic.
-        @inline(__always) func mulhi(_ v: UInt32, _ w: UInt16) -> UInt16 { UInt16(truncatingIfNeeded: (v * UInt32(w)) >> 16) }
+        // A last odd pixel with the same arithmetic.
         while x < count {
-            let t = top[x], u = bottom[x]
-            for lane in 0..<2 {
-                let shift = UInt32(lane * 16)
-                let tl = (t >> shift & 0xFF) << 8, th = (t >> shift) & 0xFF00
-                let ul = (u >> shift & 0xFF) << 8, uh = (u >> shift) & 0xFF00
-                if w1 == 0 {
-                    low[2 * x + lane] = UInt16(tl)
-                    high[2 * x + lane] = UInt16(th)
-                } else {
-                    low[2 * x + lane] = mulhi(tl, w0) &+ mulhi(ul, w1)
-                    high[2 * x + lane] = mulhi(th, w0) &+ mulhi(uh, w1)
-                }
+            for channel in 0..<4 {
+                let shift = UInt32(channel * 8)
+                let t = (top[x] >> shift & 0xFF) << 8, u = (bottom[x] >> shift & 0xFF) << 8
+                out[4 * x + channel] = w1 == 0 ? UInt16(t)
+                    : UInt16(truncatingIfNeeded: (t * UInt32(w0)) >> 16 + (u * UInt32(w1)) >> 16)
             }
             x += 1
         }
     }
 
-    /// Four destination pixels from the blended row: for each, its two neighbours' values
-    /// weighted and added, rounded back to bytes.
+    /// Four destination pixels from the blended row: for each, its two neighbours' eight lanes
+    /// weighted, the halves added, rounded back to bytes.
     @inline(__always)
-    private static func interpolate4(low: UnsafePointer<UInt16>, high: UnsafePointer<UInt16>,
-                                     index: UnsafePointer<Int>, weights: UnsafePointer<SIMD4<UInt16>>) -> Lanes {
-        let lowRaw = UnsafeRawPointer(low), highRaw = UnsafeRawPointer(high)
-        let i0 = index[0] * 4, i1 = index[1] * 4, i2 = index[2] * 4, i3 = index[3] * 4
-        let w01 = Lanes(lowHalf: weights[0], highHalf: weights[1]), w23 = Lanes(lowHalf: weights[2], highHalf: weights[3])
-        // (value, next value) pairs of two pixels each, weighted.
-        func pairs(_ raw: UnsafeRawPointer) -> Lanes {
-            let p01 = PixelVector.multiplyHigh(Lanes(lowHalf: raw.loadUnaligned(fromByteOffset: i0, as: SIMD4<UInt16>.self),
-                                                     highHalf: raw.loadUnaligned(fromByteOffset: i1, as: SIMD4<UInt16>.self)), w01)
-            let p23 = PixelVector.multiplyHigh(Lanes(lowHalf: raw.loadUnaligned(fromByteOffset: i2, as: SIMD4<UInt16>.self),
-                                                     highHalf: raw.loadUnaligned(fromByteOffset: i3, as: SIMD4<UInt16>.self)), w23)
-            // Add each pixel's two weighted neighbours: 32-bit lanes 0+1 and 2+3 of each vector.
-            let a = unsafeBitCast(p01, to: SIMD4<UInt32>.self), b = unsafeBitCast(p23, to: SIMD4<UInt32>.self)
-            let first = SIMD4<UInt32>(a[0], a[2], b[0], b[2]), second = SIMD4<UInt32>(a[1], a[3], b[1], b[3])
-            return unsafeBitCast(first, to: Lanes.self) &+ unsafeBitCast(second, to: Lanes.self)
+    private static func interpolate4(_ blended: UnsafePointer<UInt16>, index: UnsafePointer<Int>,
+                                     weights: UnsafePointer<Lanes>) -> Lanes {
+        let raw = UnsafeRawPointer(blended)
+        @inline(__always) func weighted(_ k: Int) -> Lanes {
+            PixelVector.multiplyHigh(raw.loadUnaligned(fromByteOffset: index[k] * 8, as: Lanes.self), weights[k])
+        }
+        return finish(weighted(0), weighted(1), weighted(2), weighted(3))
+    }
+
+    /// Four pixels of two rows blended with weights w0 and w1 (1/65536ths), rounded to bytes.
+    @inline(__always)
+    private static func blendRows4(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, w0: Lanes, w1: Lanes) -> Lanes {
+        let rounding = Lanes(repeating: 128)
+        func half(_ k: Int) -> SIMD8<UInt8> {
+            let v = PixelVector.multiplyHigh(widen(top + k), w0) &+ PixelVector.multiplyHigh(widen(bottom + k), w1)
+            return SIMD8<UInt8>(truncatingIfNeeded: (v &+ rounding) &>> 8)
+        }
+        return unsafeBitCast(SIMD16<UInt8>(lowHalf: half(0), highHalf: half(2)), to: Lanes.self)
+    }
+
+    /// `blendRows4` for one pixel.
+    @inline(__always)
+    private static func blendRows1(_ top: UInt32, _ bottom: UInt32, w0: UInt16, w1: UInt16) -> UInt32 {
+        if w1 == 0 { return top & 0x00FF_FFFF }
+        var pixel: UInt32 = 0
+        for channel in 0..<3 {
+            let shift = UInt32(channel * 8)
+            let t = (top >> shift & 0xFF) << 8, u = (bottom >> shift & 0xFF) << 8
+            let v = (t * UInt32(w0)) >> 16 + (u * UInt32(w1)) >> 16
+            pixel |= ((v + 128) >> 8) << shift
+        }
+        return pixel
+    }
+
+    /// `interpolate4` reading a source row's pixels directly (a destination row on a source row).
+    @inline(__always)
+    private static func interpolate4(pixels: UnsafePointer<UInt32>, index: UnsafePointer<Int>,
+                                     weights: UnsafePointer<Lanes>) -> Lanes {
+        @inline(__always) func weighted(_ k: Int) -> Lanes { PixelVector.multiplyHigh(widen(pixels + index[k]), weights[k]) }
+        return finish(weighted(0), weighted(1), weighted(2), weighted(3))
+    }
+
+    /// `interpolate1` reading a source row's pixels directly.
+    @inline(__always)
+    private static func interpolate1(pixels: UnsafePointer<UInt32>, index: Int, last: Int, weights: Lanes) -> UInt32 {
+        // Past the last touched column the second weight is 0: any value in range will do.
+        let next = min(index + 1, last)
+        var pixel: UInt32 = 0
+        for channel in 0..<3 {
+            let shift = UInt32(channel * 8)
+            let v0 = (pixels[index] >> shift & 0xFF) << 8, v1 = (pixels[next] >> shift & 0xFF) << 8
+            let sum = (v0 * UInt32(weights[0])) >> 16 + (v1 * UInt32(weights[4])) >> 16
+            pixel |= ((sum + 128) >> 8) << shift
+        }
+        return pixel
+    }
+
+    /// Four pixels' weighted neighbour pairs (eight lanes each: first neighbour, second) added
+    /// and rounded to bytes.
+    @inline(__always)
+    private static func finish(_ p0: Lanes, _ p1: Lanes, _ p2: Lanes, _ p3: Lanes) -> Lanes {
+        @inline(__always) func sum(_ p: Lanes, _ q: Lanes) -> Lanes {
+            let p64 = unsafeBitCast(p, to: SIMD2<UInt64>.self), q64 = unsafeBitCast(q, to: SIMD2<UInt64>.self)
+            return unsafeBitCast(SIMD2<UInt64>(p64[0], q64[0]), to: Lanes.self) &+ unsafeBitCast(SIMD2<UInt64>(p64[1], q64[1]), to: Lanes.self)
         }
         let rounding = Lanes(repeating: 128)
-        let l = (pairs(lowRaw) &+ rounding) &>> 8, h = (pairs(highRaw) &+ rounding) & PixelVector.highBytes
-        return l | h
+        let s01 = (sum(p0, p1) &+ rounding) &>> 8, s23 = (sum(p2, p3) &+ rounding) &>> 8
+        let bytes = SIMD16<UInt8>(lowHalf: SIMD8<UInt8>(truncatingIfNeeded: s01), highHalf: SIMD8<UInt8>(truncatingIfNeeded: s23))
+        return unsafeBitCast(bytes, to: Lanes.self)
     }
 
     /// `interpolate4` for one pixel.
     @inline(__always)
-    private static func interpolate1(low: UnsafePointer<UInt16>, high: UnsafePointer<UInt16>, index: Int,
-                                     weights: SIMD4<UInt16>) -> UInt32 {
-        @inline(__always) func mulhi(_ v: UInt16, _ w: UInt16) -> UInt32 { (UInt32(v) * UInt32(w)) >> 16 }
+    private static func interpolate1(_ blended: UnsafePointer<UInt16>, index: Int, weights: Lanes) -> UInt32 {
         var pixel: UInt32 = 0
-        for lane in 0..<2 {
-            let l = (mulhi(low[2 * index + lane], weights[0]) + mulhi(low[2 * index + 2 + lane], weights[2]) + 128) >> 8
-            let h = (mulhi(high[2 * index + lane], weights[0]) + mulhi(high[2 * index + 2 + lane], weights[2]) + 128) & 0xFF00
-            pixel |= (l | h) << UInt32(lane * 16)
+        for channel in 0..<3 {
+            let v0 = UInt32(blended[4 * index + channel]), v1 = UInt32(blended[4 * index + 4 + channel])
+            let sum = (v0 * UInt32(weights[0])) >> 16 + (v1 * UInt32(weights[4])) >> 16
+            pixel |= ((sum + 128) >> 8) << UInt32(channel * 8)
         }
-        return pixel & 0x00FF_FFFF
+        return pixel
     }
 
     private mutating func drawNearest(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {

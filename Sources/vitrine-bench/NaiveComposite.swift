@@ -6,7 +6,9 @@ import Scene
 
 /// pixman drawing a `SceneFrame` the straightforward way, the baseline the renderer's frames are
 /// compared with: every layer over the whole screen, in SPEC §3's order, with the same sampling
-/// (bilinear, same mip level, same source crop, same destination pixels) as the blitter.
+/// (bilinear, same mip level, same source crop clamped at the same pixels, same destination
+/// pixels) as the blitter. Views of the crops are made per draw, as a real compositor would set
+/// up its source; that costs pixman a little.
 final class NaiveComposite {
     let photos: BenchPhotos
     let grid: Settings.Grid
@@ -28,8 +30,8 @@ final class NaiveComposite {
         image.fill(screen, color: grid.backgroundColor)
         for cell in frame.gridCells where cell.index != frame.hiddenIndex {
             guard let thumbnail = photos.thumbnail(cell.index) else { continue }
-            let source = thumbnailImage(cell.index, thumbnail)
-            let crop = aspectFillCrop(of: thumbnail.size, in: cell.rect)
+            let (source, crop) = thumbnailImage(cell.index, thumbnail)
+                .view(touchedBy: aspectFillCrop(of: thumbnail.size, in: cell.rect))
             source.setScaling(sourceRect: crop, destination: cell.rect)
             image.composite(PIXMAN_OP_SRC, source, rect: cell.rect.centredPixels)
         }
@@ -60,9 +62,10 @@ final class NaiveComposite {
         let crop = aspectFillCrop(of: chain.size, in: rect)
         let (level, levelCrop) = mipLevel(chain, sourceRect: crop, into: rect)
         let key = "\(index)/\(level)"
-        let source = levels[key] ?? PixmanImage(chain.levels[level])
-        levels[key] = source
-        source.setScaling(sourceRect: levelCrop, destination: rect)
+        let image = levels[key] ?? PixmanImage(chain.levels[level])
+        levels[key] = image
+        let (source, viewCrop) = image.view(touchedBy: levelCrop)
+        source.setScaling(sourceRect: viewCrop, destination: rect)
         target.composite(PIXMAN_OP_SRC, source, rect: rect.centredPixels)
     }
 

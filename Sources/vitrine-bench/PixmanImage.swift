@@ -7,12 +7,18 @@ import Geometry
 final class PixmanImage {
     let width: Int
     let height: Int
+    /// Pixels from the start of one row to the next.
+    let stride: Int
     let pixels: UnsafeMutablePointer<UInt32>
     let image: OpaquePointer
+    /// The image whose pixels a view shares, kept alive by it; nil when this one owns them.
+    private let parent: PixmanImage?
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
+        stride = width
+        parent = nil
         pixels = .allocate(capacity: max(1, width * height))
         pixels.initialize(repeating: 0, count: max(1, width * height))
         guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(width), Int32(height), pixels,
@@ -22,6 +28,30 @@ final class PixmanImage {
         self.image = image
     }
 
+    /// `rect` of `parent` as an image of its own, sharing the pixels.
+    private init(view rect: PixelRect, of parent: PixmanImage) {
+        width = rect.width
+        height = rect.height
+        stride = parent.stride
+        self.parent = parent
+        pixels = parent.pixels + rect.y * parent.stride + rect.x
+        guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(width), Int32(height), pixels,
+                                                   Int32(stride * 4)) else {
+            fatalError("pixman_image_create_bits(view \(rect)) failed")
+        }
+        self.image = image
+    }
+
+    /// The pixels that `sourceRect` touches, as an image: with PIXMAN_REPEAT_PAD it clamps its
+    /// samples to them, as the blitter clamps a scaled draw's samples to its source rect.
+    /// `sourceRect` is returned in the view's coordinates.
+    func view(touchedBy sourceRect: Rect) -> (PixmanImage, Rect) {
+        let x0 = max(0, Int(sourceRect.minX.rounded(.down))), y0 = max(0, Int(sourceRect.minY.rounded(.down)))
+        let x1 = min(width, Int(sourceRect.maxX.rounded(.up))), y1 = min(height, Int(sourceRect.maxY.rounded(.up)))
+        let view = PixmanImage(view: PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0)), of: self)
+        return (view, sourceRect.offsetBy(dx: -Double(x0), dy: -Double(y0)))
+    }
+
     convenience init(_ bitmap: Bitmap) {
         self.init(width: bitmap.width, height: bitmap.height)
         load(bitmap)
@@ -29,18 +59,21 @@ final class PixmanImage {
 
     deinit {
         pixman_image_unref(image)
-        pixels.deallocate()
+        if parent == nil { pixels.deallocate() }
     }
 
     func load(_ bitmap: Bitmap) {
         for y in 0..<height {
-            for x in 0..<width { pixels[y * width + x] = bitmap[x, y] }
+            for x in 0..<width { pixels[y * stride + x] = bitmap[x, y] }
         }
     }
 
     var bitmap: Bitmap {
-        Bitmap(width: width, height: height, stride: width,
-               pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height)))
+        var out = Bitmap(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width { out[x, y] = pixels[y * stride + x] }
+        }
+        return out
     }
 
     /// Samples with `filter` at source = scale * destination + offset (pixman's transform maps
@@ -80,7 +113,7 @@ final class PixmanImage {
     func fill(_ rect: PixelRect, color: UInt32) {
         let area = rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
         guard !area.isEmpty else { return }
-        _ = pixman_fill(pixels, Int32(width), 32, Int32(area.x), Int32(area.y), Int32(area.width),
+        _ = pixman_fill(pixels, Int32(stride), 32, Int32(area.x), Int32(area.y), Int32(area.width),
                         Int32(area.height), color)
     }
 }

@@ -51,6 +51,8 @@ struct Row {
     var pixman: Timing?
     var maxDifference: Int?
     var goal: Double?
+    /// For scaled copies: ours and pixman's largest difference from the exact (Double) result.
+    var exactDifferences: (ours: Int, pixman: Int)?
 }
 
 final class Canvas {
@@ -79,12 +81,16 @@ func printRow(_ row: Row) {
     if let ratio, let goal = row.goal {
         verdict = ratio <= goal && (row.maxDifference ?? 0) <= 2 ? "ok" : "MISS"
     } else { verdict = "" }
-    let cells = [row.name, ms(row.ours.median), ms(row.ours.p99), ms(row.pixman?.median),
-                 ratio.map { String(format: "%.2fx", $0) } ?? "", row.maxDifference.map(String.init) ?? "",
-                 row.goal.map { String(format: "<= %.1fx", $0) } ?? "", verdict]
+    let ratioText: String = ratio.map { String(format: "%.2fx", $0) } ?? ""
+    let differenceText: String = row.maxDifference.map(String.init) ?? ""
+    let goalText: String = row.goal.map { String(format: "<= %.1fx", $0) } ?? ""
+    var exactText = ""
+    if let exact = row.exactDifferences { exactText = "\(exact.ours) / \(exact.pixman)" }
+    let cells: [String] = [row.name, ms(row.ours.median), ms(row.ours.p99), ms(row.pixman?.median),
+                           ratioText, differenceText, goalText, verdict, exactText]
     print(tableLine(cells))
 }
-let columnWidths = [34, 9, 9, 10, 8, 8, 9, 5]
+let columnWidths = [38, 9, 9, 10, 8, 8, 9, 5, 13]
 func tableLine(_ cells: [String]) -> String {
     zip(cells, columnWidths).enumerated().map { i, pair in
         let (text, width) = pair
@@ -94,22 +100,36 @@ func tableLine(_ cells: [String]) -> String {
 }
 
 /// Times `ours` and `pixman` from the same starting picture and compares one run of each.
+/// `--only WORD`: just the cases whose name contains it (for quick looks while tuning).
+let only = option("--only")
+func selected(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
 func blitCase(_ name: String, start: Bitmap, goal: Double? = 1.0,
-              ours: @escaping (inout Bitmap) -> Void, pixman: @escaping (PixmanImage) -> Void) {
+              ours: @escaping (inout Bitmap) -> Void, pixman: @escaping (PixmanImage) -> Void,
+              exact: ((inout Bitmap) -> Void)? = nil) {
+    guard selected(name) else { return }
     let canvas = Canvas(start)
     ours(&canvas.bitmap)
     let reference = PixmanImage(start)
     pixman(reference)
     let difference = maxDifference(canvas.bitmap, reference.bitmap)
+    var exactDifferences: (Int, Int)?
+    if let exact {
+        var exactResult = start
+        exact(&exactResult)
+        exactDifferences = (maxDifference(canvas.bitmap, exactResult), maxDifference(reference.bitmap, exactResult))
+    }
     let ourTiming = Stopwatch.measure(budget: budget) { ours(&canvas.bitmap) }
     let pixmanTiming = Stopwatch.measure(budget: budget) { pixman(reference) }
-    let row = Row(name: name, ours: ourTiming, pixman: pixmanTiming, maxDifference: difference, goal: goal)
+    let row = Row(name: name, ours: ourTiming, pixman: pixmanTiming, maxDifference: difference, goal: goal,
+                  exactDifferences: exactDifferences)
     rows.append(row)
     printRow(row)
 }
 
 print("")
-print(tableLine(["1920x1080 XRGB8888", "ours ms", "p99 ms", "pixman ms", "ratio", "max diff", "goal", ""]))
+print(tableLine(["1920x1080 XRGB8888", "ours ms", "p99 ms", "pixman ms", "ratio", "max diff", "goal", "",
+                 "exact: ours/px"]))
 let gray = Bitmap(width: width, height: height, color: 0x40_50_60)
 let frameSource = PixmanImage(frameImage)
 let sourceRect = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
@@ -129,7 +149,8 @@ for (label, scale) in [("bilinear 75%", 0.75), ("bilinear 50%", 0.5)] {
              pixman: {
                  frameSource.setScaling(sourceRect: sourceRect, destination: destination)
                  $0.composite(PIXMAN_OP_SRC, frameSource, rect: destination.centredPixels)
-             })
+             },
+             exact: { $0.drawScaledReference(frameImage, sourceRect: sourceRect, into: destination, clip: screen) })
 }
 do {
     // Enlarged by 1.001 about the centre: every pixel a real interpolation.
@@ -141,20 +162,22 @@ do {
              pixman: {
                  frameSource.setScaling(sourceRect: source, destination: destination)
                  $0.composite(PIXMAN_OP_SRC, frameSource, rect: screen)
-             })
+             },
+             exact: { $0.drawScaledReference(frameImage, sourceRect: source, into: destination, clip: screen) })
 }
 do {
     // A 12 MP photo into a 320 px cell, from its mip chain; pixman gets the same mip level.
     let chain = MipChain(bigPhoto)
     let cell = Rect(x: 100.25, y: 200.5, width: 320, height: 320)
     let (level, levelCrop) = mipLevel(chain, sourceRect: aspectFillCrop(of: chain.size, in: cell), into: cell)
-    let levelImage = PixmanImage(chain.levels[level])
+    let (levelImage, viewCrop) = PixmanImage(chain.levels[level]).view(touchedBy: levelCrop)
     blitCase("aspect-fill 12 MP into 320 px cell", start: gray,
              ours: { $0.drawAspectFill(chain, in: cell, clip: screen) },
              pixman: {
-                 levelImage.setScaling(sourceRect: levelCrop, destination: cell)
+                 levelImage.setScaling(sourceRect: viewCrop, destination: cell)
                  $0.composite(PIXMAN_OP_SRC, levelImage, rect: cell.centredPixels)
-             })
+             },
+             exact: { $0.drawScaledReference(chain.levels[level], sourceRect: levelCrop, into: cell, clip: screen) })
 }
 
 // MARK: - Frames
@@ -164,6 +187,13 @@ let scene = Scene(settings: settings, screenSize: Size(width: Double(width), hei
                   photoSizes: photos.sizes)
 let openedIndex = 5
 scene.open(openedIndex, at: 0)
+// The opening where the background reaches 0.6 (the transition frame of the issue: grid, black
+// at 0.6 over it, the photo scaled), and half-way through, where it is already opaque.
+var openingTime = 0.0
+while scene.frame(at: openingTime).backgroundAlpha < 0.6 && openingTime < settings.animation.openDuration {
+    openingTime += 0.002
+}
+let openingAt60 = scene.frame(at: openingTime)
 let openingFrame = scene.frame(at: settings.animation.openDuration / 2)
 
 let fitRect = screen.rect.aspectFit(photos.sizes[openedIndex])
@@ -208,6 +238,7 @@ let scrollFrame: SceneFrame = {
 }()
 
 func frameCase(_ name: String, _ frame: SceneFrame, goal: Double?, pixmanCopiesGrid: Bool) {
+    guard selected(name) else { return }
     let renderer = Renderer(grid: settings.grid)
     let canvas = Canvas(Bitmap(width: width, height: height))
     renderer.render(frame, images: photos, into: &canvas.bitmap)
@@ -227,7 +258,24 @@ func frameCase(_ name: String, _ frame: SceneFrame, goal: Double?, pixmanCopiesG
     printRow(row)
 }
 
-frameCase("frame: opening, mid-way", openingFrame, goal: frameGoal, pixmanCopiesGrid: true)
+func describe(_ name: String, _ frame: SceneFrame) -> String {
+    func rect(_ r: Rect) -> String { String(format: "%.1f,%.1f %.1fx%.1f", r.x, r.y, r.width, r.height) }
+    var parts = ["\(name): \(frame.mode.rawValue)", "\(frame.gridCells.count) cells",
+                 String(format: "background alpha %.2f", frame.backgroundAlpha), frame.drawsGrid ? "grid drawn" : "no grid"]
+    parts += frame.pages.map { "page \($0.index) at \(rect($0.rect))" }
+    if let moving = frame.movingPhoto { parts.append("photo \(moving.index) at \(rect(moving.rect))") }
+    return parts.joined(separator: ", ")
+}
+var frameDescriptions: [String] = []
+for (name, frame) in [("opening at alpha 0.6", openingAt60), ("opening half-way", openingFrame), ("dismiss drag", dismissFrame), ("pager swipe", swipeFrame),
+                      ("grid scroll", scrollFrame)] {
+    frameDescriptions.append(describe(name, frame))
+}
+
+frameCase(String(format: "frame: opening, alpha 0.6 (t = %.3f s)", openingTime), openingAt60, goal: frameGoal,
+          pixmanCopiesGrid: true)
+frameCase(String(format: "frame: opening, half-way (t = %.2f s)", settings.animation.openDuration / 2), openingFrame,
+          goal: frameGoal, pixmanCopiesGrid: true)
 frameCase("frame: dismiss drag, p = 0.5", dismissFrame, goal: frameGoal, pixmanCopiesGrid: true)
 frameCase("frame: pager swipe, two pages", swipeFrame, goal: frameGoal, pixmanCopiesGrid: false)
 frameCase("frame: grid scrolled 0.37 row", scrollFrame, goal: nil, pixmanCopiesGrid: false)
@@ -236,7 +284,7 @@ frameCase("frame: grid scrolled 0.37 row", scrollFrame, goal: nil, pixmanCopiesG
 
 let header = try decoder.readHeader(bytes: bigPhotoBytes, path: bigPhotoPath)
 let megapixels = Double(header.storedSize.pixelCount) / 1e6
-for denominator in [1, 2, 4, 8] {
+for denominator in [1, 2, 4, 8] where selected("JPEG") {
     let target = ScalingFactor(num: 1, denom: denominator).scale(header.size)
     let timing = Stopwatch.measure(minRuns: quick ? 2 : 5, maxRuns: 50, budget: quick ? 0.5 : 2, warmUp: 1) {
         _ = try? decoder.decode(bytes: bigPhotoBytes, path: bigPhotoPath, to: target)
@@ -247,8 +295,10 @@ for denominator in [1, 2, 4, 8] {
     printRow(row)
 }
 
+print("")
+for line in frameDescriptions { print(line) }
 if let path = option("--markdown") {
-    try BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header).markdown
+    try BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header, frames: frameDescriptions).markdown
         .write(toFile: path, atomically: true, encoding: .utf8)
     print("\nWrote \(path)")
 }
