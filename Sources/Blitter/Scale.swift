@@ -62,12 +62,25 @@ extension Bitmap {
             PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: to)
         }
         @inline(__always) func w0Lanes(_ w: UInt16) -> Lanes { Lanes(repeating: w) }
-        // Destination columns that are exactly the source columns (a 1:1 scale across at a whole
-        // pixel offset, like a grid cell's thumbnail): no horizontal pass.
-        var columnsAreSourceColumns = true
-        for i in 0..<columnCount where columnIndex[i] != i || columnWeights[i][4] != 0 {
-            columnsAreSourceColumns = false
+        // A 1:1 scale across (a page sliding, a grid cell's thumbnail): every destination column
+        // reads the source column under it and the next with the same weights, so whole vectors
+        // of neighbours line up; at a whole-pixel offset there is no horizontal blend at all.
+        var isTranslation = true
+        for i in 0..<columnCount where columnIndex[i] != i || columnWeights[i] != columnWeights[0] {
+            isTranslation = false
             break
+        }
+        let across = Lanes(repeating: columnWeights[0][0]), acrossNext = Lanes(repeating: columnWeights[0][4])
+        let columnsAreSourceColumns = isTranslation && columnWeights[0][4] == 0
+        /// Two pixels from the lanes of them and of their right neighbours.
+        @inline(__always) func slid(_ here: Lanes, _ next: Lanes) -> Lanes {
+            PixelVector.multiplyHigh(here, across) &+ PixelVector.multiplyHigh(next, acrossNext)
+        }
+        @inline(__always) func bytes(_ low: Lanes, _ high: Lanes) -> Lanes {
+            let rounding = Lanes(repeating: 128)
+            return unsafeBitCast(SIMD16<UInt8>(lowHalf: SIMD8<UInt8>(truncatingIfNeeded: (low &+ rounding) &>> 8),
+                                               highHalf: SIMD8<UInt8>(truncatingIfNeeded: (high &+ rounding) &>> 8)),
+                                 to: Lanes.self)
         }
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
@@ -95,6 +108,21 @@ extension Bitmap {
                         }
                         continue
                     }
+                    if isTranslation && w1 == 0 {
+                        // On a source row, sliding: straight from its pixels.
+                        var i = 0
+                        while i + 4 <= columnCount {
+                            let p = top + i
+                            emit(bytes(slid(Self.widen(p), Self.widen(p + 1)), slid(Self.widen(p + 2), Self.widen(p + 3))), row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let pixel = Self.interpolate1(pixels: top, index: i, last: span - 1, weights: columnWeights[i])
+                            row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                            i += 1
+                        }
+                        continue
+                    }
                     if w1 == 0 {
                         // On a source row: interpolate across straight from its pixels.
                         // Pairs are read up to the last touched column, never past it.
@@ -117,6 +145,14 @@ extension Bitmap {
                                        count: span, w0: w0, w1: w1, into: blended)
                     }
                     var i = 0
+                    if isTranslation {
+                        let raw = UnsafeRawPointer(blended)
+                        @inline(__always) func lanes(_ pixel: Int) -> Lanes { raw.loadUnaligned(fromByteOffset: pixel * 8, as: Lanes.self) }
+                        while i + 4 <= columnCount {
+                            emit(bytes(slid(lanes(i), lanes(i + 1)), slid(lanes(i + 2), lanes(i + 3))), row + i)
+                            i += 4
+                        }
+                    }
                     while i + 4 <= columnCount {
                         emit(Self.interpolate4(blended, index: columnIndex + i, weights: columnWeights + i), row + i)
                         i += 4

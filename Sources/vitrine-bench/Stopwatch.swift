@@ -32,6 +32,32 @@ enum Stopwatch {
     }
 }
 
+extension Stopwatch {
+    /// `first` and `second` measured in alternation, so that load from other processes, which
+    /// comes and goes, weighs on both alike and their ratio stays fair.
+    static func measurePair(minRuns: Int = 20, maxRuns: Int = 200, budget: Double = 2, warmUp: Int = 3,
+                            _ first: () -> Void, _ second: () -> Void) -> (Timing, Timing) {
+        for _ in 0..<warmUp { first(); second() }
+        var a: [Double] = [], b: [Double] = []
+        let start = now()
+        while a.count < minRuns || (a.count < maxRuns && now() - start < budget) {
+            var t0 = now()
+            first()
+            a.append((now() - t0) * 1000)
+            t0 = now()
+            second()
+            b.append((now() - t0) * 1000)
+        }
+        return (timing(a), timing(b))
+    }
+
+    static func timing(_ samples: [Double]) -> Timing {
+        let sorted = samples.sorted()
+        let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+        return Timing(median: sorted[sorted.count / 2], p99: p99, runs: sorted.count)
+    }
+}
+
 /// Pins the process to one CPU (the last one it may run on), so the timings are single-core ones
 /// and do not move between cores. Returns that CPU, or nil if the kernel refused. Glibc declares
 /// sched_{get,set}affinity only under _GNU_SOURCE, which Swift's Glibc module does not see, so

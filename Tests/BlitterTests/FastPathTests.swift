@@ -53,14 +53,17 @@ import Geometry
     @Test func bilinearMatchesTheReferenceOnLargerPicturesAtEveryKindOfScale() {
         var rng = SplitMix64(seed: 13)
         let source = TestImages.random(width: 203, height: 61, using: &rng)
-        // Shrinking, enlarging, a hair's enlargement (every pixel interpolated), 1:1 at a
-        // fractional offset, and 1:1 exactly.
+        // Shrinking, enlarging, a hair's enlargement (every pixel interpolated), 1:1 at
+        // fractional offsets across, down or both (the sliding paths), and 1:1 exactly.
         let cases: [(Rect, Rect)] = [
             (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0.3, y: 1.7, width: 152.25, height: 45.75)),
             (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0, y: 0, width: 101.5, height: 30.5)),
             (Rect(x: 10.5, y: 3.25, width: 60, height: 20), Rect(x: -7, y: 2, width: 190, height: 58)),
             (Rect(x: 0.1, y: 0.05, width: 202.8, height: 60.9), Rect(x: 0, y: 0, width: 203, height: 61)),
             (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0.37, y: -0.6, width: 203, height: 61)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0.37, y: 3, width: 203, height: 61)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 2, y: 0.4, width: 203, height: 61)),
+            (Rect(x: 5.5, y: 0, width: 150, height: 61), Rect(x: -3, y: 1, width: 150, height: 61)),
             (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 1, y: 2, width: 203, height: 61)),
         ]
         for (sourceRect, destination) in cases {
