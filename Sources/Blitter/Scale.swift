@@ -112,8 +112,11 @@ extension Bitmap {
                         // On a source row, sliding: straight from its pixels.
                         var i = 0
                         while i + 4 <= columnCount {
-                            let p = top + i
-                            emit(bytes(slid(Self.widen(p), Self.widen(p + 1)), slid(Self.widen(p + 2), Self.widen(p + 3))), row + i)
+                            // Pixels i..i+3 and their right neighbours, one load each.
+                            let here = UnsafeRawPointer(top + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                            let next = UnsafeRawPointer(top + i + 1).loadUnaligned(as: SIMD16<UInt8>.self)
+                            emit(bytes(slid(Self.topBytes(here.lowHalf), Self.topBytes(next.lowHalf)),
+                                       slid(Self.topBytes(here.highHalf), Self.topBytes(next.highHalf))), row + i)
                             i += 4
                         }
                         while i < columnCount {
@@ -246,11 +249,14 @@ extension Bitmap {
     @inline(__always)
     private static func blendRows4(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, w0: Lanes, w1: Lanes) -> Lanes {
         let rounding = Lanes(repeating: 128)
-        func half(_ k: Int) -> SIMD8<UInt8> {
-            let v = PixelVector.multiplyHigh(widen(top + k), w0) &+ PixelVector.multiplyHigh(widen(bottom + k), w1)
+        let t = UnsafeRawPointer(top).loadUnaligned(as: SIMD16<UInt8>.self)
+        let u = UnsafeRawPointer(bottom).loadUnaligned(as: SIMD16<UInt8>.self)
+        func half(_ t: SIMD8<UInt8>, _ u: SIMD8<UInt8>) -> SIMD8<UInt8> {
+            let v = PixelVector.multiplyHigh(topBytes(t), w0) &+ PixelVector.multiplyHigh(topBytes(u), w1)
             return SIMD8<UInt8>(truncatingIfNeeded: (v &+ rounding) &>> 8)
         }
-        return unsafeBitCast(SIMD16<UInt8>(lowHalf: half(0), highHalf: half(2)), to: Lanes.self)
+        return unsafeBitCast(SIMD16<UInt8>(lowHalf: half(t.lowHalf, u.lowHalf), highHalf: half(t.highHalf, u.highHalf)),
+                             to: Lanes.self)
     }
 
     /// `blendRows4` for one pixel.

@@ -23,6 +23,7 @@ struct BenchReport {
                 ?? "Not pinned (sched_setaffinity failed)."),
             "- Each case: 3 warm-up runs, then 20 to 200 runs within about 2 s, ours and pixman's",
             "  alternating (so that load from other processes weighs on both alike); median and p99 in ms.",
+            "  On a shared machine absolute times move between runs (p99 shows it); the ratios hold better.",
             "  `ratio` is our median over pixman's; `max diff` is the largest per-channel difference",
             "  between the two outputs over the whole 1920x1080 target (0-255). For the scaled copies,",
             "  `exact` gives ours' and pixman's largest difference from the exact result",
