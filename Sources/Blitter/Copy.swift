@@ -12,10 +12,15 @@ extension Bitmap {
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                let to = base + span.destinationY * stride + span.destinationX
+                let from = sourceBase + span.sourceY * sourceStride + span.sourceX
+                if span.width == stride && span.width == sourceStride {
+                    // Whole rows of equal layout: one block.
+                    to.update(from: from, count: span.width * span.height)
+                    return
+                }
                 for row in 0..<span.height {
-                    let to = base + (span.destinationY + row) * stride + span.destinationX
-                    let from = sourceBase + (span.sourceY + row) * sourceStride + span.sourceX
-                    to.update(from: from, count: span.width)
+                    (to + row * stride).update(from: from + row * sourceStride, count: span.width)
                 }
             }
         }
