@@ -22,16 +22,21 @@ enum PixelVector {
 
     /// The high 16 bits of each 16 x 16-bit product (one `pmulhuw` / `umull`+shift): x * w / 65536
     /// rounded down, the fixed-point multiply of the bilinear passes.
+    ///
+    /// This relies on the optimiser inlining the standard library's generic SIMD conversions,
+    /// which it does while the calling function stays moderate in size; when it stops (seen when
+    /// the blends used this too), each vector becomes a call and the blits get several times
+    /// slower. `vitrine-bench` shows it at once; a rewrite with bitcasts avoided the calls but
+    /// compiled to slower code.
     @inline(__always)
     static func multiplyHigh(_ a: Lanes, _ b: Lanes) -> Lanes {
         Lanes(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* SIMD8<UInt32>(truncatingIfNeeded: b)) &>> 16)
     }
 
-    /// x / 255 rounded down for x <= 65534 in every lane, exactly: (x * 32897) >> 23, a high-half
-    /// multiply and a shift (checked for every x in FastPathTests).
+    /// x / 255 for x <= 65534 in every lane, exactly: (x + 1 + x >> 8) >> 8.
     @inline(__always)
     static func divide255(_ x: Lanes) -> Lanes {
-        multiplyHigh(x, Lanes(repeating: 32897)) &>> 7
+        (x &+ 1 &+ (x &>> 8)) &>> 8
     }
 
     /// `PixelMath.blend` on four pixels: (source * a + destination * (255 - a) + 127) / 255 per
