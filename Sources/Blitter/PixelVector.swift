@@ -33,7 +33,8 @@ enum PixelVector {
         Lanes(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* SIMD8<UInt32>(truncatingIfNeeded: b)) &>> 16)
     }
 
-    /// x / 255 for x <= 65534 in every lane, exactly: (x + 1 + x >> 8) >> 8.
+    /// x / 255 for x <= 65279 in every lane (a blend's sums stay below 65153), exactly:
+    /// (x + 1 + x >> 8) >> 8, which does not overflow 16 bits there.
     @inline(__always)
     static func divide255(_ x: Lanes) -> Lanes {
         (x &+ 1 &+ (x &>> 8)) &>> 8
