@@ -23,6 +23,9 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Only the benchmark links pixman, to compare the blitter with it.
+        .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
+                       providers: [.apt(["libpixman-1-dev"])]),
 
         // Linux interfaces Swift's Glibc does not import (epoll, timerfd, signalfd, evdev ioctls).
         .target(name: "CLinux"),
@@ -42,7 +45,7 @@ let package = Package(
         // Linux and C glue.
         .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
         .target(name: "Photos", dependencies: [
-            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim",
+            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Linux", dependencies: ["CLinux"]),
@@ -66,6 +69,12 @@ let package = Package(
 
         // Real-kernel check of the DRM module (Tests/EndToEnd/test_drm_smoke.py runs it in qemu).
         .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter"]),
+
+        // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
+        .executableTarget(name: "vitrine-bench", dependencies: [
+            "Blitter", "Geometry", "Photos", "Scene", "Config", "VitrineApp", "CPixman", "Touch",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),

@@ -12,10 +12,15 @@ extension Bitmap {
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                let to = base + span.destinationY * stride + span.destinationX
+                let from = sourceBase + span.sourceY * sourceStride + span.sourceX
+                if span.width == stride && span.width == sourceStride {
+                    // Whole rows of equal layout: one block.
+                    to.update(from: from, count: span.width * span.height)
+                    return
+                }
                 for row in 0..<span.height {
-                    let to = base + (span.destinationY + row) * stride + span.destinationX
-                    let from = sourceBase + (span.sourceY + row) * sourceStride + span.sourceX
-                    to.update(from: from, count: span.width)
+                    (to + row * stride).update(from: from + row * sourceStride, count: span.width)
                 }
             }
         }
@@ -31,14 +36,24 @@ extension Bitmap {
         guard let span = CopySpan(source: source, sourceRect: sourceRect, origin: origin,
                                   target: clip.map { $0.intersection(bounds) } ?? bounds) else { return }
         let stride = self.stride, sourceStride = source.stride, weight = UInt64(a)
+        let alphaLanes = Lanes(repeating: UInt16(a)), inverseLanes = Lanes(repeating: UInt16(255 - a))
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
                 for row in 0..<span.height {
                     let to = base + (span.destinationY + row) * stride + span.destinationX
                     let from = sourceBase + (span.sourceY + row) * sourceStride + span.sourceX
-                    for x in 0..<span.width {
+                    var x = 0
+                    while x + 4 <= span.width {
+                        let blended = PixelVector.blend(PixelVector.load(from + x), over: PixelVector.load(to + x),
+                                                        alpha: alphaLanes, inverse: inverseLanes)
+                        let masked = unsafeBitCast(blended, to: SIMD4<UInt32>.self) & PixelVector.colorMask
+                        PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: to + x)
+                        x += 4
+                    }
+                    while x < span.width {
                         to[x] = PixelMath.blend(from[x], over: to[x], alpha: weight)
+                        x += 1
                     }
                 }
             }

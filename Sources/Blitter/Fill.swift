@@ -26,13 +26,27 @@ extension Bitmap {
         guard !area.isEmpty else { return }
         let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x007F_007F_007F
         let inverse = UInt64(255 - a)
-        let stride = self.stride
+        let (colorLow, colorHigh) = PixelVector.split(color & 0x00FF_FFFF)
+        let bias = Lanes(repeating: 127), alphaLanes = Lanes(repeating: UInt16(a))
+        let weightedLow = colorLow &* alphaLanes &+ bias, weightedHigh = colorHigh &* alphaLanes &+ bias
+        let inverseLanes = Lanes(repeating: UInt16(255 - a))
+        let stride = self.stride, width = area.width
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             for y in area.minY..<area.maxY {
-                let row = base + y * stride
-                for x in area.minX..<area.maxX {
+                let row = base + y * stride + area.minX
+                var x = 0
+                // Four pixels at a time; the X byte comes out 0 like the scalar blend's.
+                while x + 4 <= width {
+                    let blended = PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
+                                                    over: PixelVector.load(row + x), inverse: inverseLanes)
+                    let masked = unsafeBitCast(blended, to: SIMD4<UInt32>.self) & PixelVector.colorMask
+                    PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: row + x)
+                    x += 4
+                }
+                while x < width {
                     row[x] = PixelMath.blend(weightedSource: weighted, over: row[x], inverseAlpha: inverse)
+                    x += 1
                 }
             }
         }

@@ -11,7 +11,7 @@ extension Bitmap {
         if sx > 2 || sy > 2 {
             boxResample(into: &out, sx: sx, sy: sy)
         } else {
-            bilinearResample(into: &out, sx: sx, sy: sy)
+            bilinearResample(into: &out)
         }
         return out
     }
@@ -36,26 +36,10 @@ extension Bitmap {
         }
     }
 
-    private func bilinearResample(into out: inout Bitmap, sx: Double, sy: Double) {
-        let src = pixels, srcStride = stride
-        for oy in 0..<out.height {
-            // Pixel centres map to pixel centres, so an edge-to-edge scale keeps the corner pixels.
-            let fy = Swift.min(Swift.max((Double(oy) + 0.5) * sy - 0.5, 0), Double(height - 1))
-            let y0 = Int(fy), y1 = Swift.min(y0 + 1, height - 1), wy = fy - Double(y0)
-            for ox in 0..<out.width {
-                let fx = Swift.min(Swift.max((Double(ox) + 0.5) * sx - 0.5, 0), Double(width - 1))
-                let x0 = Int(fx), x1 = Swift.min(x0 + 1, width - 1), wx = fx - Double(x0)
-                let p00 = src[y0 * srcStride + x0], p01 = src[y0 * srcStride + x1]
-                let p10 = src[y1 * srcStride + x0], p11 = src[y1 * srcStride + x1]
-                var result: UInt32 = 0
-                for shift in [16, 8, 0] as [UInt32] {
-                    let c00 = Double(p00 >> shift & 0xFF), c01 = Double(p01 >> shift & 0xFF)
-                    let c10 = Double(p10 >> shift & 0xFF), c11 = Double(p11 >> shift & 0xFF)
-                    let top = c00 + (c01 - c00) * wx, bottom = c10 + (c11 - c10) * wx
-                    result |= UInt32((top + (bottom - top) * wy).rounded()) << shift
-                }
-                out.pixels[oy * out.stride + ox] = result
-            }
-        }
+    /// Pixel centres map to pixel centres, so an edge-to-edge scale keeps the corner pixels: the
+    /// same mapping as `drawScaled`, whose vector path does the work (within one level of the
+    /// per-channel Double definition).
+    private func bilinearResample(into out: inout Bitmap) {
+        out.drawScaled(self, sourceRect: bounds.rect, into: out.bounds.rect, clip: out.bounds)
     }
 }

@@ -22,77 +22,305 @@ extension Bitmap {
         }
     }
 
-    /// Fractional weights in 1/4096ths: the four products sum to exactly 2^24, so a constant colour
-    /// comes out unchanged, and the error against exact weights stays well under one level.
-    private static let weightBits = 12
-    private static let weightOne = 1 << weightBits
-
-    /// Separable: each destination row first blends its two source rows into a row of channel
-    /// sums (reused by the next destination row when it reads the same rows, as when enlarging),
-    /// then each pixel blends two of those sums. Same integer results as weighting four pixels.
+    /// Separable, in 16-bit fixed point on several pixels at a time (SIMD8<UInt16>: SSE2, NEON).
+    /// Each destination row first blends its two source rows into a row of channel values in
+    /// 1/256ths of a level, four 16-bit lanes per pixel (reused by the next destination row when it
+    /// reads the same rows, as when enlarging); then each destination pixel blends two neighbours
+    /// of that row, whose eight lanes sit next to each other. Weights are 16-bit fractions applied
+    /// with a high-half multiply (`pmulhuw`), so the result is within one level of the exact
+    /// `drawScaledReference`, and a constant colour comes out unchanged.
     private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
-        let opaque = alpha == 255, weight = UInt64(alpha), one = UInt64(Self.weightOne)
-        // Per column: the first source x (relative to the first one read; the second is the next
-        // one) and the weight of the second, packed as x << 16 | weight. Worked out once per call,
-        // so the pixel loop does only integer work.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: columnCount) { table in
-            guard let columns = table.baseAddress else { return }
-            let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
-            var lastColumn = firstColumn
-            for (i, x) in mapping.columns.enumerated() {
-                let sample = ScaleMapping.bilinear(mapping.sourceX(x), in: mapping.sourceColumns)
-                // A sample clamped to the last column has weight 0 for the column after it.
-                columns[i] = (sample.first - firstColumn) << 16 | Int((sample.weight * Double(Self.weightOne)).rounded())
-                lastColumn = sample.second
-            }
-            let span = lastColumn - firstColumn + 1
-            // Vertical sums per source column: red and blue in 32-bit lanes, green alone; each at
-            // most 255 * 4096, so the horizontal weights fit without carries. One spare column
-            // keeps `x + 1` readable where the weight is 0.
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (span + 1) * 2) { buffer in
-                guard let redBlueSums = buffer.baseAddress else { return }
-                let greenSums = redBlueSums + span + 1
-                redBlueSums[span] = 0
-                greenSums[span] = 0
-                pixels.withUnsafeMutableBufferPointer { buffer in
-                    source.pixels.withUnsafeBufferPointer { sourceBuffer in
-                        guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
-                        var summed: (first: Int, second: Int, weight: UInt64) = (-1, -1, 0)
-                        for y in mapping.rows {
-                            let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
-                            let wy1 = UInt64((sample.weight * Double(Self.weightOne)).rounded()), wy0 = one - wy1
-                            if summed != (sample.first, sample.second, wy1) {
-                                summed = (sample.first, sample.second, wy1)
-                                let top = sourceBase + sample.first * sourceStride + firstColumn
-                                let bottom = sourceBase + sample.second * sourceStride + firstColumn
-                                for i in 0..<span {
-                                    let t = top[i], b = bottom[i]
-                                    redBlueSums[i] = Self.redBlue(t) &* wy0 &+ Self.redBlue(b) &* wy1
-                                    greenSums[i] = UInt64(t >> 8 & 0xFF) &* wy0 &+ UInt64(b >> 8 & 0xFF) &* wy1
-                                }
-                            }
-                            let row = base + y * stride + mapping.columns.lowerBound
-                            for i in 0..<columnCount {
-                                let column = columns[i]
-                                let redBlue = redBlueSums + (column >> 16), green = greenSums + (column >> 16)
-                                let wx1 = UInt64(truncatingIfNeeded: column & 0xFFFF), wx0 = one &- wx1
-                                // Weights total 2^24; add half of that to round.
-                                let rb = redBlue[0] &* wx0 &+ redBlue[1] &* wx1 &+ 0x0080_0000_0080_0000
-                                let g = green[0] &* wx0 &+ green[1] &* wx1 &+ 0x0080_0000
-                                let pixel = UInt32(truncatingIfNeeded: (rb >> 24) & 0xFF | (rb >> 40) & 0xFF_0000 | (g >> 16) & 0xFF00)
-                                row[i] = opaque ? pixel : PixelMath.blend(pixel, over: row[i], alpha: weight)
-                            }
+        let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
+        var lastColumn = firstColumn
+        // Per destination column: its first source column (relative to `firstColumn`) and the
+        // weights of it and the next, as lanes (w0 x 4, w1 x 4) matching the two pixels' channels.
+        let columnIndex = UnsafeMutablePointer<Int>.allocate(capacity: columnCount)
+        let columnWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: columnCount)
+        defer { columnIndex.deallocate(); columnWeights.deallocate() }
+        for (i, x) in mapping.columns.enumerated() {
+            let sample = ScaleMapping.bilinear(mapping.sourceX(x), in: mapping.sourceColumns)
+            let (w0, w1) = Self.fixedWeights(sample.weight)
+            columnIndex[i] = sample.first - firstColumn
+            columnWeights[i] = Lanes(lowHalf: SIMD4(repeating: w0), highHalf: SIMD4(repeating: w1))
+            lastColumn = sample.second
+        }
+        let span = lastColumn - firstColumn + 1
+        // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
+        // keeps `x + 1` readable where its weight is 0.
+        let laneCount = (span + 1) * 4
+        let blended = UnsafeMutablePointer<UInt16>.allocate(capacity: laneCount)
+        blended.initialize(repeating: 0, count: laneCount)
+        defer { blended.deallocate() }
+
+        let blend = alpha < 255
+        let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(255 - alpha))
+        /// Four finished pixels into the row, over what is there at `alpha`.
+        @inline(__always) func emit(_ pixels: Lanes, _ to: UnsafeMutablePointer<UInt32>) {
+            let laid = blend ? PixelVector.blend(pixels, over: PixelVector.load(to), alpha: alphaLanes, inverse: inverseLanes) : pixels
+            let masked = unsafeBitCast(laid, to: SIMD4<UInt32>.self) & PixelVector.colorMask
+            PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: to)
+        }
+        @inline(__always) func w0Lanes(_ w: UInt16) -> Lanes { Lanes(repeating: w) }
+        // A 1:1 scale across (a page sliding, a grid cell's thumbnail): every destination column
+        // reads the source column under it and the next with the same weights, so whole vectors
+        // of neighbours line up; at a whole-pixel offset there is no horizontal blend at all.
+        var isTranslation = true
+        for i in 0..<columnCount where columnIndex[i] != i || columnWeights[i] != columnWeights[0] {
+            isTranslation = false
+            break
+        }
+        let across = Lanes(repeating: columnWeights[0][0]), acrossNext = Lanes(repeating: columnWeights[0][4])
+        let columnsAreSourceColumns = isTranslation && columnWeights[0][4] == 0
+        /// Two pixels from the lanes of them and of their right neighbours.
+        @inline(__always) func slid(_ here: Lanes, _ next: Lanes) -> Lanes {
+            PixelVector.multiplyHigh(here, across) &+ PixelVector.multiplyHigh(next, acrossNext)
+        }
+        @inline(__always) func bytes(_ low: Lanes, _ high: Lanes) -> Lanes {
+            let rounding = Lanes(repeating: 128)
+            return unsafeBitCast(SIMD16<UInt8>(lowHalf: SIMD8<UInt8>(truncatingIfNeeded: (low &+ rounding) &>> 8),
+                                               highHalf: SIMD8<UInt8>(truncatingIfNeeded: (high &+ rounding) &>> 8)),
+                                 to: Lanes.self)
+        }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            source.pixels.withUnsafeBufferPointer { sourceBuffer in
+                guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                var summed: (first: Int, second: Int, weight: UInt16) = (-1, -1, 0)
+                for y in mapping.rows {
+                    let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
+                    let (w0, w1) = Self.fixedWeights(sample.weight)
+                    let row = base + y * stride + mapping.columns.lowerBound
+                    let top = sourceBase + sample.first * sourceStride + firstColumn
+                    if columnsAreSourceColumns {
+                        // 1:1 across: only the vertical blend, straight into the row.
+                        let bottom = sourceBase + sample.second * sourceStride + firstColumn
+                        var i = 0
+                        while i + 4 <= columnCount {
+                            let pixels = w1 == 0 ? PixelVector.load(top + i)
+                                : Self.blendRows4(top + i, bottom + i, w0: w0Lanes(w0), w1: w0Lanes(w1))
+                            emit(pixels, row + i)
+                            i += 4
                         }
+                        while i < columnCount {
+                            let pixel = Self.blendRows1(top[i], bottom[i], w0: w0, w1: w1)
+                            row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                            i += 1
+                        }
+                        continue
+                    }
+                    if isTranslation && w1 == 0 {
+                        // On a source row, sliding: straight from its pixels.
+                        var i = 0
+                        while i + 4 <= columnCount {
+                            // Pixels i..i+3 and their right neighbours, one load each.
+                            let here = UnsafeRawPointer(top + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                            let next = UnsafeRawPointer(top + i + 1).loadUnaligned(as: SIMD16<UInt8>.self)
+                            emit(bytes(slid(Self.topBytes(here.lowHalf), Self.topBytes(next.lowHalf)),
+                                       slid(Self.topBytes(here.highHalf), Self.topBytes(next.highHalf))), row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let pixel = Self.interpolate1(pixels: top, index: i, last: span - 1, weights: columnWeights[i])
+                            row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                            i += 1
+                        }
+                        continue
+                    }
+                    if w1 == 0 {
+                        // On a source row: interpolate across straight from its pixels.
+                        // Pairs are read up to the last touched column, never past it.
+                        var i = 0
+                        while i + 4 <= columnCount && columnIndex[i + 3] + 2 <= span {
+                            emit(Self.interpolate4(pixels: top, index: columnIndex + i, weights: columnWeights + i), row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let pixel = Self.interpolate1(pixels: top, index: columnIndex[i], last: span - 1,
+                                                          weights: columnWeights[i])
+                            row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                            i += 1
+                        }
+                        continue
+                    }
+                    if summed != (sample.first, sample.second, w1) {
+                        summed = (sample.first, sample.second, w1)
+                        Self.blendRows(top, sourceBase + sample.second * sourceStride + firstColumn,
+                                       count: span, w0: w0, w1: w1, into: blended)
+                    }
+                    var i = 0
+                    if isTranslation {
+                        let raw = UnsafeRawPointer(blended)
+                        @inline(__always) func lanes(_ pixel: Int) -> Lanes { raw.loadUnaligned(fromByteOffset: pixel * 8, as: Lanes.self) }
+                        while i + 4 <= columnCount {
+                            emit(bytes(slid(lanes(i), lanes(i + 1)), slid(lanes(i + 2), lanes(i + 3))), row + i)
+                            i += 4
+                        }
+                    }
+                    while i + 4 <= columnCount {
+                        emit(Self.interpolate4(blended, index: columnIndex + i, weights: columnWeights + i), row + i)
+                        i += 4
+                    }
+                    while i < columnCount {
+                        let pixel = Self.interpolate1(blended, index: columnIndex[i], weights: columnWeights[i])
+                        row[i] = blend ? PixelMath.blend(pixel, over: row[i], alpha: UInt64(alpha)) : pixel
+                        i += 1
                     }
                 }
             }
         }
     }
 
-    /// Blue in the low 32-bit lane, red in the high one.
+    /// A weight in 0...1 as the 16-bit fractions of the first and second sample (each at most
+    /// 65535; they add up to 65536 or, at the ends, 65535).
     @inline(__always)
-    private static func redBlue(_ p: UInt32) -> UInt64 { UInt64(p & 0xFF) | UInt64(p & 0xFF_0000) << 16 }
+    private static func fixedWeights(_ weight: Double) -> (UInt16, UInt16) {
+        let w1 = min(Int((weight * 65536).rounded()), 65535)
+        return (UInt16(min(65536 - w1, 65535)), UInt16(w1))
+    }
+
+    /// Two pixels' channels, each byte moved to the top of a 16-bit lane (times 256).
+    @inline(__always)
+    private static func widen(_ pixels: UnsafePointer<UInt32>) -> Lanes {
+        topBytes(UnsafeRawPointer(pixels).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
+
+    /// Eight bytes as the high bytes of eight 16-bit lanes, the low bytes 0 (one `punpcklbw`).
+    @inline(__always)
+    private static func topBytes(_ b: SIMD8<UInt8>) -> Lanes {
+        unsafeBitCast(SIMD16<UInt8>(0, b[0], 0, b[1], 0, b[2], 0, b[3], 0, b[4], 0, b[5], 0, b[6], 0, b[7]), to: Lanes.self)
+    }
+
+    /// `count` pixels of rows `top` and `bottom` blended with weights w0 and w1 (1/65536ths) into
+    /// `out`, four lanes per pixel, in 1/256ths of a level.
+    @inline(__always)
+    private static func blendRows(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, count: Int,
+                                  w0: UInt16, w1: UInt16, into out: UnsafeMutablePointer<UInt16>) {
+        let raw = UnsafeMutableRawPointer(out)
+        var x = 0
+        if w1 == 0 {
+            // On a source row: its values, scaled.
+            while x + 2 <= count {
+                raw.storeBytes(of: widen(top + x), toByteOffset: x * 8, as: Lanes.self)
+                x += 2
+            }
+        } else {
+            let a = Lanes(repeating: w0), b = Lanes(repeating: w1)
+            while x + 4 <= count {
+                // Four pixels per load, two per 16-bit vector.
+                let t = UnsafeRawPointer(top + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                let u = UnsafeRawPointer(bottom + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                let v0 = PixelVector.multiplyHigh(topBytes(t.lowHalf), a) &+ PixelVector.multiplyHigh(topBytes(u.lowHalf), b)
+                let v1 = PixelVector.multiplyHigh(topBytes(t.highHalf), a) &+ PixelVector.multiplyHigh(topBytes(u.highHalf), b)
+                raw.storeBytes(of: v0, toByteOffset: x * 8, as: Lanes.self)
+                raw.storeBytes(of: v1, toByteOffset: x * 8 + 16, as: Lanes.self)
+                x += 4
+            }
+            while x + 2 <= count {
+                let v = PixelVector.multiplyHigh(widen(top + x), a) &+ PixelVector.multiplyHigh(widen(bottom + x), b)
+                raw.storeBytes(of: v, toByteOffset: x * 8, as: Lanes.self)
+                x += 2
+            }
+        }
+        // A last odd pixel with the same arithmetic.
+        while x < count {
+            for channel in 0..<4 {
+                let shift = UInt32(channel * 8)
+                let t = (top[x] >> shift & 0xFF) << 8, u = (bottom[x] >> shift & 0xFF) << 8
+                out[4 * x + channel] = w1 == 0 ? UInt16(t)
+                    : UInt16(truncatingIfNeeded: (t * UInt32(w0)) >> 16 + (u * UInt32(w1)) >> 16)
+            }
+            x += 1
+        }
+    }
+
+    /// Four destination pixels from the blended row: for each, its two neighbours' eight lanes
+    /// weighted, the halves added, rounded back to bytes.
+    @inline(__always)
+    private static func interpolate4(_ blended: UnsafePointer<UInt16>, index: UnsafePointer<Int>,
+                                     weights: UnsafePointer<Lanes>) -> Lanes {
+        let raw = UnsafeRawPointer(blended)
+        @inline(__always) func weighted(_ k: Int) -> Lanes {
+            PixelVector.multiplyHigh(raw.loadUnaligned(fromByteOffset: index[k] * 8, as: Lanes.self), weights[k])
+        }
+        return finish(weighted(0), weighted(1), weighted(2), weighted(3))
+    }
+
+    /// Four pixels of two rows blended with weights w0 and w1 (1/65536ths), rounded to bytes.
+    @inline(__always)
+    private static func blendRows4(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, w0: Lanes, w1: Lanes) -> Lanes {
+        let rounding = Lanes(repeating: 128)
+        let t = UnsafeRawPointer(top).loadUnaligned(as: SIMD16<UInt8>.self)
+        let u = UnsafeRawPointer(bottom).loadUnaligned(as: SIMD16<UInt8>.self)
+        func half(_ t: SIMD8<UInt8>, _ u: SIMD8<UInt8>) -> SIMD8<UInt8> {
+            let v = PixelVector.multiplyHigh(topBytes(t), w0) &+ PixelVector.multiplyHigh(topBytes(u), w1)
+            return SIMD8<UInt8>(truncatingIfNeeded: (v &+ rounding) &>> 8)
+        }
+        return unsafeBitCast(SIMD16<UInt8>(lowHalf: half(t.lowHalf, u.lowHalf), highHalf: half(t.highHalf, u.highHalf)),
+                             to: Lanes.self)
+    }
+
+    /// `blendRows4` for one pixel.
+    @inline(__always)
+    private static func blendRows1(_ top: UInt32, _ bottom: UInt32, w0: UInt16, w1: UInt16) -> UInt32 {
+        if w1 == 0 { return top & 0x00FF_FFFF }
+        var pixel: UInt32 = 0
+        for channel in 0..<3 {
+            let shift = UInt32(channel * 8)
+            let t = (top >> shift & 0xFF) << 8, u = (bottom >> shift & 0xFF) << 8
+            let v = (t * UInt32(w0)) >> 16 + (u * UInt32(w1)) >> 16
+            pixel |= ((v + 128) >> 8) << shift
+        }
+        return pixel
+    }
+
+    /// `interpolate4` reading a source row's pixels directly (a destination row on a source row).
+    @inline(__always)
+    private static func interpolate4(pixels: UnsafePointer<UInt32>, index: UnsafePointer<Int>,
+                                     weights: UnsafePointer<Lanes>) -> Lanes {
+        @inline(__always) func weighted(_ k: Int) -> Lanes { PixelVector.multiplyHigh(widen(pixels + index[k]), weights[k]) }
+        return finish(weighted(0), weighted(1), weighted(2), weighted(3))
+    }
+
+    /// `interpolate1` reading a source row's pixels directly.
+    @inline(__always)
+    private static func interpolate1(pixels: UnsafePointer<UInt32>, index: Int, last: Int, weights: Lanes) -> UInt32 {
+        // Past the last touched column the second weight is 0: any value in range will do.
+        let next = min(index + 1, last)
+        var pixel: UInt32 = 0
+        for channel in 0..<3 {
+            let shift = UInt32(channel * 8)
+            let v0 = (pixels[index] >> shift & 0xFF) << 8, v1 = (pixels[next] >> shift & 0xFF) << 8
+            let sum = (v0 * UInt32(weights[0])) >> 16 + (v1 * UInt32(weights[4])) >> 16
+            pixel |= ((sum + 128) >> 8) << shift
+        }
+        return pixel
+    }
+
+    /// Four pixels' weighted neighbour pairs (eight lanes each: first neighbour, second) added
+    /// and rounded to bytes.
+    @inline(__always)
+    private static func finish(_ p0: Lanes, _ p1: Lanes, _ p2: Lanes, _ p3: Lanes) -> Lanes {
+        @inline(__always) func sum(_ p: Lanes, _ q: Lanes) -> Lanes {
+            let p64 = unsafeBitCast(p, to: SIMD2<UInt64>.self), q64 = unsafeBitCast(q, to: SIMD2<UInt64>.self)
+            return unsafeBitCast(SIMD2<UInt64>(p64[0], q64[0]), to: Lanes.self) &+ unsafeBitCast(SIMD2<UInt64>(p64[1], q64[1]), to: Lanes.self)
+        }
+        let rounding = Lanes(repeating: 128)
+        let s01 = (sum(p0, p1) &+ rounding) &>> 8, s23 = (sum(p2, p3) &+ rounding) &>> 8
+        let bytes = SIMD16<UInt8>(lowHalf: SIMD8<UInt8>(truncatingIfNeeded: s01), highHalf: SIMD8<UInt8>(truncatingIfNeeded: s23))
+        return unsafeBitCast(bytes, to: Lanes.self)
+    }
+
+    /// `interpolate4` for one pixel.
+    @inline(__always)
+    private static func interpolate1(_ blended: UnsafePointer<UInt16>, index: Int, weights: Lanes) -> UInt32 {
+        var pixel: UInt32 = 0
+        for channel in 0..<3 {
+            let v0 = UInt32(blended[4 * index + channel]), v1 = UInt32(blended[4 * index + 4 + channel])
+            let sum = (v0 * UInt32(weights[0])) >> 16 + (v1 * UInt32(weights[4])) >> 16
+            pixel |= ((sum + 128) >> 8) << UInt32(channel * 8)
+        }
+        return pixel
+    }
 
     private mutating func drawNearest(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride

@@ -2,8 +2,9 @@ import Geometry
 
 extension Bitmap {
     /// The plain definition of `drawScaled`: per pixel, per channel, in Double. Slow; kept as the
-    /// oracle the fast integer path is tested against (they may differ by one level per channel).
-    mutating func drawScaledReference(_ source: Bitmap, sourceRect: Rect, into destination: Rect, clip: PixelRect,
+    /// oracle the fast integer path is tested against (they may differ by one level per channel),
+    /// public so that the benchmark can measure both against it.
+    public mutating func drawScaledReference(_ source: Bitmap, sourceRect: Rect, into destination: Rect, clip: PixelRect,
                                       quality: ScaleQuality = .bilinear, alpha: Double = 1) {
         let a = PixelMath.alphaByte(alpha)
         guard a > 0, !source.isEmpty,

@@ -1,4 +1,5 @@
 import Blitter
+import CLinux
 import Foundation
 import Logging
 
@@ -12,6 +13,9 @@ import Logging
 ///
 /// `completion` is called on a worker thread after the result is in the cache (or the failure is
 /// recorded); it should only wake the owner's event loop.
+///
+/// With a `ThumbnailDiskCache`, thumbnail requests (`ImageKey.Kind.thumbnail`) are first looked up
+/// on disk; a miss decodes the original and saves the result for the next start.
 public final class DecodeQueue: @unchecked Sendable {
     /// Decodes one request; each worker thread makes its own (TurboJPEG handles are per thread).
     public typealias DecodeFunction = (ImageKey) throws -> (bitmap: Bitmap, warning: String?)
@@ -27,9 +31,10 @@ public final class DecodeQueue: @unchecked Sendable {
     private let state: State
 
     /// The queue for real photos: each worker owns a `JPEGDecoder`.
-    public convenience init(cache: ImageCache, workers: Int = 2, capacity: Int = 256, maxMegapixels: Double = 100,
+    public convenience init(cache: ImageCache, diskCache: ThumbnailDiskCache? = nil, workers: Int = 2,
+                            capacity: Int = 256, maxMegapixels: Double = 100,
                             logger: Logger, completion: @escaping Completion) {
-        self.init(cache: cache, workers: workers, capacity: capacity, logger: logger, makeDecoder: {
+        self.init(cache: cache, diskCache: diskCache, workers: workers, capacity: capacity, logger: logger, makeDecoder: {
             let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels)
             return { key in
                 let image = try decoder.decode(path: key.path, to: key.size)
@@ -39,9 +44,11 @@ public final class DecodeQueue: @unchecked Sendable {
     }
 
     /// A queue with any decoder (tests, simulations).
-    public init(cache: ImageCache, workers: Int = 2, capacity: Int = 256, logger: Logger,
-                makeDecoder: @escaping @Sendable () throws -> DecodeFunction, completion: @escaping Completion) {
-        state = State(cache: cache, capacity: max(1, capacity), logger: logger, completion: completion)
+    public init(cache: ImageCache, diskCache: ThumbnailDiskCache? = nil, workers: Int = 2, capacity: Int = 256,
+                logger: Logger, makeDecoder: @escaping @Sendable () throws -> DecodeFunction,
+                completion: @escaping Completion) {
+        state = State(cache: cache, diskCache: diskCache, capacity: max(1, capacity), logger: logger,
+                      completion: completion)
         for index in 0..<max(1, workers) {
             state.startWorker(name: "vitrine-decode-\(index)", makeDecoder: makeDecoder)
         }
@@ -79,6 +86,8 @@ public final class DecodeQueue: @unchecked Sendable {
     }
 
     public var pendingCount: Int { state.pendingCount }
+    /// True when nothing is pending and no decode is under way (its result is in the cache).
+    public var isIdle: Bool { state.isIdle }
     /// The pending requests, best first.
     public var pending: [ImageKey] { state.pendingKeys }
 
@@ -87,6 +96,13 @@ public final class DecodeQueue: @unchecked Sendable {
         state.stop(wait: true)
     }
 }
+
+/// Decode buffers are megabytes each and short-lived. glibc raises its mmap threshold to the size
+/// of each such block freed, after which they come from the heap arenas, where freed memory stays
+/// resident; a fixed threshold keeps every large buffer an mmap of its own, returned when freed.
+private let fixedMmapThreshold: Void = {
+    _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+}()
 
 extension DecodeQueue {
     /// Everything the workers share, behind one lock.
@@ -100,6 +116,7 @@ extension DecodeQueue {
         }
 
         let cache: ImageCache
+        let diskCache: ThumbnailDiskCache?
         let capacity: Int
         let logger: Logger
         let completion: Completion
@@ -113,8 +130,11 @@ extension DecodeQueue {
         private var stopping = false
         private let running = DispatchGroup()
 
-        init(cache: ImageCache, capacity: Int, logger: Logger, completion: @escaping Completion) {
+        init(cache: ImageCache, diskCache: ThumbnailDiskCache?, capacity: Int, logger: Logger,
+             completion: @escaping Completion) {
+            _ = fixedMmapThreshold
             self.cache = cache
+            self.diskCache = diskCache
             self.capacity = capacity
             self.logger = logger
             self.completion = completion
@@ -193,6 +213,7 @@ extension DecodeQueue {
         }
 
         var pendingCount: Int { locked { pending.count } }
+        var isIdle: Bool { locked { pending.isEmpty && inFlight.isEmpty } }
 
         var pendingKeys: [ImageKey] {
             locked { pending.sorted { $0.value.isBefore($1.value) }.map(\.key) }
@@ -232,16 +253,37 @@ extension DecodeQueue {
             return best.key
         }
 
+        /// A thumbnail from the disk cache if it has a sound one; else the original decoded, and the
+        /// thumbnail saved when the decode was clean and the file did not change meanwhile.
+        private func decodeThroughDisk(_ key: ImageKey, _ decode: DecodeFunction) throws -> (bitmap: Bitmap, warning: String?) {
+            guard key.kind == .thumbnail, let diskCache, let source = ThumbnailDiskCache.Source(path: key.path) else {
+                return try decode(key)
+            }
+            if let bitmap = diskCache.image(for: source, size: key.size) { return (bitmap, nil) }
+            let result = try decode(key)
+            if result.warning == nil, result.bitmap.width == key.size.width, result.bitmap.height == key.size.height,
+               ThumbnailDiskCache.Source(path: key.path) == source {
+                diskCache.store(result.bitmap, for: source)
+            }
+            return result
+        }
+
         private func work(_ decode: DecodeFunction) {
             while let key = next() {
+                // The decoder's buffers count against the cache's limit while they exist: the
+                // output, and the scaled decode before resampling (up to twice as wide and high,
+                // typically about twice the pixels).
+                let working = 3 * key.size.pixelCount * MemoryLayout<UInt32>.stride
+                cache.reserve(working)
                 let result: Result<(bitmap: Bitmap, warning: String?), PhotoError>
                 do {
-                    result = .success(try decode(key))
+                    result = .success(try decodeThroughDisk(key, decode))
                 } catch let error as PhotoError {
                     result = .failure(error)
                 } catch {
                     result = .failure(PhotoError(path: key.path, reason: .decoder("\(error)")))
                 }
+                cache.release(working)
 
                 var logLine: String?
                 let outcome: Result<Bitmap, PhotoError>

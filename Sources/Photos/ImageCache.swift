@@ -14,6 +14,8 @@ public final class ImageCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [ImageKey: Entry] = [:]
     private var bytes = 0
+    /// Memory that is not in the cache but counts against its limit: decodes under way, mip levels.
+    private var reserved = 0
     private var clock: UInt64 = 0
 
     public init(byteLimit: Int) {
@@ -49,12 +51,32 @@ public final class ImageCache: @unchecked Sendable {
             if let old = entries[key] { bytes -= old.bitmap.byteCount }
             entries[key] = Entry(bitmap: bitmap, lastUse: clock)
             bytes += bitmap.byteCount
-            while bytes > byteLimit, entries.count > 1 {
-                // A linear scan: the cache holds hundreds of entries, not millions.
-                guard let oldest = entries.lazy.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
-                entries[oldest.key] = nil
-                bytes -= oldest.value.bitmap.byteCount
-            }
+            evict(keeping: key)
+        }
+    }
+
+    /// Counts `byteCount` bytes held elsewhere against the limit until `release`, evicting what it
+    /// takes to stay under the limit: decode buffers, mip levels. So `cache.megabytes` bounds all
+    /// decoded pixels of the process, not only those in the cache.
+    public func reserve(_ byteCount: Int) {
+        lock.withLock {
+            reserved += max(0, byteCount)
+            evict(keeping: nil)
+        }
+    }
+
+    public func release(_ byteCount: Int) {
+        lock.withLock { reserved = max(0, reserved - max(0, byteCount)) }
+    }
+
+    /// Call with the lock held: evicts the least recently used entries (never `keeping`) until the
+    /// cache and the reservations fit the limit.
+    private func evict(keeping key: ImageKey?) {
+        while bytes + reserved > byteLimit, !entries.isEmpty {
+            // A linear scan: the cache holds hundreds of entries, not millions.
+            guard let oldest = entries.lazy.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
+            entries[oldest.key] = nil
+            bytes -= oldest.value.bitmap.byteCount
         }
     }
 
@@ -76,6 +98,7 @@ public final class ImageCache: @unchecked Sendable {
     }
 
     public var byteCount: Int { lock.withLock { bytes } }
+    public var reservedByteCount: Int { lock.withLock { reserved } }
     public var count: Int { lock.withLock { entries.count } }
     public var keys: Set<ImageKey> { lock.withLock { Set(entries.keys) } }
 }

@@ -1,12 +1,21 @@
 /// A decoded image in the cache: a photo at one displayed size.
 public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
-    public let path: String
-    public let size: ImageSize
-
-    public init(path: String, size: ImageSize) {
-        self.path = path
-        self.size = size
+    /// What the image is for. Thumbnails (grid cells) are also kept on disk, when there is a disk
+    /// cache, so that the next start need not decode the originals again.
+    public enum Kind: Hashable, Sendable {
+        case screen
+        case thumbnail
     }
 
-    public var description: String { "\(path) @ \(size)" }
+    public let path: String
+    public let size: ImageSize
+    public let kind: Kind
+
+    public init(path: String, size: ImageSize, kind: Kind = .screen) {
+        self.path = path
+        self.size = size
+        self.kind = kind
+    }
+
+    public var description: String { "\(path) @ \(size)\(kind == .thumbnail ? " (thumbnail)" : "")" }
 }

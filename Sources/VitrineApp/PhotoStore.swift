@@ -13,17 +13,21 @@ public final class PhotoStore: PhotoImages {
     public private(set) var photos: [PhotoInfo]
     private let cache: ImageCache
     private let queue: DecodeQueue
+    private let thumbnailCache: ThumbnailDiskCache?
     private let screenSize: ImageSize
     private let cellSide: Int
     private var mipChains: [(key: ImageKey, chain: MipChain)] = []
 
     public init(photos: [PhotoInfo], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
-                maxMegapixels: Double, logger: Logger, onDecoded: @escaping @Sendable () -> Void) {
+                maxMegapixels: Double, thumbnailCache: ThumbnailDiskCache? = nil, logger: Logger,
+                onDecoded: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.screenSize = ImageSize(width: Int(screenSize.width), height: Int(screenSize.height))
         self.cellSide = max(1, Int(cellSide.rounded(.up)))
         cache = ImageCache(megabytes: cacheMegabytes)
-        queue = DecodeQueue(cache: cache, workers: 2, maxMegapixels: maxMegapixels, logger: logger) { _, _ in
+        self.thumbnailCache = thumbnailCache
+        queue = DecodeQueue(cache: cache, diskCache: thumbnailCache, workers: 2, maxMegapixels: maxMegapixels,
+                            logger: logger) { _, _ in
             onDecoded()
         }
     }
@@ -41,6 +45,7 @@ public final class PhotoStore: PhotoImages {
         let kept = Set(newPhotos)
         for old in photos where !kept.contains(old) {
             cache.removeAll(path: old.path)
+            for gone in mipChains where gone.key.path == old.path { cache.release(gone.chain.byteCount) }
             mipChains.removeAll { $0.key.path == old.path }
             queue.forget(path: old.path)
         }
@@ -57,7 +62,8 @@ public final class PhotoStore: PhotoImages {
     func thumbnailKey(_ index: Int) -> ImageKey? {
         guard photos.indices.contains(index) else { return nil }
         let photo = photos[index]
-        return ImageKey(path: photo.path, size: photo.size.filling(ImageSize(width: cellSide, height: cellSide)))
+        return ImageKey(path: photo.path, size: photo.size.filling(ImageSize(width: cellSide, height: cellSide)),
+                        kind: .thumbnail)
     }
 
     func screenKey(_ index: Int) -> ImageKey? {
@@ -80,7 +86,8 @@ public final class PhotoStore: PhotoImages {
         // neighbours), the cache holds the rest at their base level.
         let chain = MipChain(image)
         mipChains.append((key, chain))
-        if mipChains.count > 4 { mipChains.removeFirst() }
+        cache.reserve(chain.byteCount)  // its levels, and its base once the cache lets it go
+        if mipChains.count > 4 { cache.release(mipChains.removeFirst().chain.byteCount) }
         return chain
     }
 
@@ -118,9 +125,14 @@ public final class PhotoStore: PhotoImages {
         queue.setWanted(wanted)
     }
 
+    /// Bytes of decoded pixels held in memory (bounded by `cache.megabytes`).
+    public var decodedBytes: Int { cache.byteCount }
+    /// What the thumbnail cache on disk did, when there is one.
+    public var thumbnailCacheStatistics: ThumbnailDiskCache.Statistics? { thumbnailCache?.statistics }
+
     /// True when everything asked for is decoded (or failed): `simulate` waits for this before a
     /// snapshot so its pictures do not depend on the machine's speed.
-    public var isSettled: Bool { queue.pendingCount == 0 }
+    public var isSettled: Bool { queue.isIdle }
 
     /// Blocks until the decoder has nothing left to do; only for `simulate`, never on the frame loop.
     public func waitUntilSettled(timeout: Double = 60) {

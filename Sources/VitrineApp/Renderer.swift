@@ -6,14 +6,48 @@ import Scene
 /// Draws a `SceneFrame` into a bitmap the size of the screen, in SPEC §3's order: grid (or black),
 /// black background at its alpha, pager pages, the moving photo. It knows nothing about modes:
 /// everything it needs is in the frame.
+///
+/// The picture is always that of `renderDirectly` (every layer over the whole screen), but it is
+/// drawn with less work: nothing is drawn under the opaque photos, the grid's gaps are filled
+/// instead of the whole screen, and while something lies over the grid (a transition) the grid is
+/// drawn once into a cached layer and each frame copies it, dimmed in the same pass.
 public struct Renderer {
     public var grid: Settings.Grid
+    private let gridLayer = GridLayerCache()
 
     public init(grid: Settings.Grid) {
         self.grid = grid
     }
 
     public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
+        let screen = target.bounds
+        let photos = frame.pages + (frame.movingPhoto.map { [$0] } ?? [])
+        let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) })
+        let level = Self.alphaLevel(frame.backgroundAlpha)
+        if !frame.drawsGrid || level == 255 {
+            for rect in uncovered { target.fill(rect, color: Pixel.black) }
+        } else if level == 0 && photos.isEmpty {
+            // The plain grid (scrolling): drawn directly, it changes with every frame.
+            drawGrid(frame, thumbnails: frame.gridCells.map { images.thumbnail($0.index) }, into: &target)
+        } else {
+            let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, layer in
+                drawGrid(frame, thumbnails: thumbnails, into: &layer)
+            }
+            for rect in uncovered {
+                target.blend(rect, color: Pixel.black, alpha: min(1, frame.backgroundAlpha), over: layer)
+            }
+        }
+        for page in frame.pages {
+            drawPhoto(page.index, in: page.rect, images: images, into: &target)
+        }
+        if let moving = frame.movingPhoto {
+            drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
+        }
+    }
+
+    /// The straightforward composition: every layer over the whole screen. The reference that
+    /// `render` must match.
+    func renderDirectly(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
         let screen = target.bounds
         if frame.drawsGrid {
             target.fill(screen, color: grid.backgroundColor)
@@ -40,6 +74,30 @@ public struct Renderer {
         }
     }
 
+    /// The grid cells (`thumbnails` in the order of `frame.gridCells`) and the background in the
+    /// gaps between them, which is all the screen the cells do not cover.
+    private func drawGrid(_ frame: SceneFrame, thumbnails: [Bitmap?], into target: inout Bitmap) {
+        let screen = target.bounds
+        var covered: [PixelRect] = []
+        for (cell, thumbnail) in zip(frame.gridCells, thumbnails) where cell.index != frame.hiddenIndex {
+            if let thumbnail, !thumbnail.isEmpty {
+                covered.append(Self.centredPixels(cell.rect).intersection(screen))
+            } else {
+                covered.append(cell.rect.enclosingPixels.intersection(screen))
+            }
+        }
+        for rect in Self.area(screen, minus: covered) { target.fill(rect, color: grid.backgroundColor) }
+        for (cell, thumbnail) in zip(frame.gridCells, thumbnails) where cell.index != frame.hiddenIndex {
+            let clip = cell.rect.enclosingPixels.intersection(screen)
+            guard !clip.isEmpty else { continue }
+            if let thumbnail {
+                target.drawAspectFill(thumbnail, in: cell.rect, clip: clip)
+            } else {
+                target.fill(clip, color: grid.placeholderColor)
+            }
+        }
+    }
+
     /// The photo aspect-filled into `rect` and clipped to it: for a page the rect already has the
     /// photo's aspect ratio, so this shows it whole; for a transition it is the carried frame.
     private func drawPhoto(_ index: Int, in rect: Rect, images: PhotoImages, into target: inout Bitmap) {
@@ -52,5 +110,52 @@ public struct Renderer {
         } else {
             target.fill(clip, color: grid.placeholderColor)
         }
+    }
+
+    /// The pixels `drawPhoto` overwrites, all of them opaque, so nothing under them needs drawing;
+    /// nil when that is not certain.
+    private func coveredPixels(_ photo: PhotoPlacement, images: PhotoImages, screen: PixelRect) -> PixelRect? {
+        let rect = photo.rect
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite, !rect.isEmpty else { return nil }
+        let image = images.screenImage(photo.index).map(\.image) ?? images.thumbnail(photo.index)
+        if let image {
+            // A scaled draw writes the pixels whose centres lie inside the rect.
+            return image.isEmpty ? nil : Self.centredPixels(rect).intersection(screen)
+        }
+        return rect.enclosingPixels.intersection(screen)
+    }
+
+    /// The pixels whose centres lie inside `rect`: those a scaled draw into it writes.
+    static func centredPixels(_ rect: Rect) -> PixelRect {
+        let x0 = Int((rect.minX - 0.5).rounded(.up)), x1 = Int((rect.maxX - 0.5).rounded(.up))
+        let y0 = Int((rect.minY - 0.5).rounded(.up)), y1 = Int((rect.maxY - 0.5).rounded(.up))
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// round(alpha * 255) like the blitter's blends: 0 draws nothing, 255 is opaque.
+    static func alphaLevel(_ alpha: Double) -> Int {
+        guard alpha > 0 else { return 0 }
+        guard alpha < 1 else { return 255 }
+        return Int((alpha * 255).rounded())
+    }
+
+    /// `area` without `holes`, as disjoint rectangles: bands between the holes' top and bottom
+    /// edges, and in each band the runs between the holes that cross it.
+    static func area(_ area: PixelRect, minus holes: [PixelRect]) -> [PixelRect] {
+        let holes = holes.map { $0.intersection(area) }.filter { !$0.isEmpty }
+        guard !area.isEmpty else { return [] }
+        guard !holes.isEmpty else { return [area] }
+        let edges = Set([area.minY, area.maxY] + holes.flatMap { [$0.minY, $0.maxY] }).sorted()
+        var pieces: [PixelRect] = []
+        for (top, bottom) in zip(edges, edges.dropFirst()) {
+            let crossing = holes.filter { $0.minY <= top && $0.maxY >= bottom }.sorted { $0.minX < $1.minX }
+            var x = area.minX
+            for hole in crossing {
+                if hole.minX > x { pieces.append(PixelRect(x: x, y: top, width: hole.minX - x, height: bottom - top)) }
+                x = max(x, hole.maxX)
+            }
+            if x < area.maxX { pieces.append(PixelRect(x: x, y: top, width: area.maxX - x, height: bottom - top)) }
+        }
+        return pieces
     }
 }

@@ -23,6 +23,7 @@ public final class Viewer {
         let cellSide = (screenSize.width - (columns + 1) * spacing) / columns
         store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: cellSide,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
+                           thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
                            logger: logger, onDecoded: onDecoded)
         scene = Scene(settings: settings, screenSize: screenSize, photoSizes: store.orientedSizes)
         renderer = Renderer(grid: settings.grid)

@@ -1,9 +1,10 @@
 // Linux interfaces that Swift's Glibc module does not import: epoll, timerfd, eventfd, signalfd,
-// inotify, netlink (uevents), and evdev's ioctls, whose request numbers are function-like macros Swift cannot call.
+// inotify, netlink (uevents), mallopt, and evdev's ioctls, whose request numbers are function-like macros Swift cannot call.
 #ifndef VITRINE_CLINUX_H
 #define VITRINE_CLINUX_H
 
 #include <stdint.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>

@@ -1,0 +1,59 @@
+import Blitter
+import Config
+import Geometry
+import Scene
+
+/// The grid drawn once while it stays the same, for the frames that lay something over it (the
+/// transitions): its key is everything the picture depends on, down to which thumbnail bitmaps
+/// were drawn, so a thumbnail that arrives or changes redraws it. Costs one screen-sized bitmap.
+final class GridLayerCache {
+    private struct Key: Equatable {
+        var width: Int
+        var height: Int
+        var backgroundColor: UInt32
+        var placeholderColor: UInt32
+        var hiddenIndex: Int?
+        var cells: [GridCell]
+        var thumbnails: [ThumbnailIdentity?]
+    }
+
+    /// A thumbnail's pixel storage. The cache keeps the bitmaps it drew (`drawn`), so storage with
+    /// this address cannot be freed and reused, nor changed in place, while the key holds it.
+    private struct ThumbnailIdentity: Equatable {
+        var address: UnsafeRawPointer?
+        var width: Int
+        var height: Int
+        var stride: Int
+
+        init(_ bitmap: Bitmap) {
+            address = bitmap.pixels.withUnsafeBytes { $0.baseAddress }
+            width = bitmap.width
+            height = bitmap.height
+            stride = bitmap.stride
+        }
+    }
+
+    private var key: Key?
+    private var drawn: [Bitmap?] = []
+    private var bitmap = Bitmap(width: 0, height: 0)
+
+    /// The grid of `frame` at `size`, drawn with `draw(frame, thumbnails, &layer)` when it differs
+    /// from the last one.
+    func layer(for frame: SceneFrame, images: PhotoImages, size: PixelRect, grid: Settings.Grid,
+               draw: (SceneFrame, [Bitmap?], inout Bitmap) -> Void) -> Bitmap {
+        let thumbnails = frame.gridCells.map { $0.index == frame.hiddenIndex ? nil : images.thumbnail($0.index) }
+        let newKey = Key(width: size.width, height: size.height, backgroundColor: grid.backgroundColor,
+                         placeholderColor: grid.placeholderColor, hiddenIndex: frame.hiddenIndex,
+                         cells: frame.gridCells, thumbnails: thumbnails.map { $0.map(ThumbnailIdentity.init) })
+        if newKey != key {
+            key = nil
+            if bitmap.width != size.width || bitmap.height != size.height {
+                bitmap = Bitmap(width: size.width, height: size.height)
+            }
+            draw(frame, thumbnails, &bitmap)
+            key = newKey
+            drawn = thumbnails
+        }
+        return bitmap
+    }
+}

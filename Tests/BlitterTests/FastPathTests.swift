@@ -1,0 +1,101 @@
+import Testing
+@testable import Blitter
+import Geometry
+
+/// The vector (four pixels at a time) paths against the scalar definitions, on random pictures
+/// and rects with odd widths so that both the vector body and the one-pixel tails run.
+@Suite struct FastPathTests {
+    @Test func vectorDivisionBy255IsExactForEveryBlendSum() {
+        // A blend's sums reach 255 * 255 + 127; the division holds up to 65279.
+        for start in stride(from: 0, to: 65280, by: 8) {
+            let x = Lanes((0..<8).map { UInt16(min(start + $0, 65279)) })
+            let q = PixelVector.divide255(x)
+            for lane in 0..<8 { #expect(q[lane] == x[lane] / 255, "\(x[lane])") }
+        }
+    }
+
+    @Test func blendedCopyMatchesTheScalarFormulaForEveryAlpha() {
+        var rng = SplitMix64(seed: 11)
+        for a in 0...255 {
+            let source = TestImages.random(width: 37, height: 3, stride: 41, using: &rng)
+            let background = TestImages.random(width: 45, height: 4, using: &rng)
+            var blended = background
+            let x = Int.random(in: -3...8, using: &rng)
+            blended.blend(from: source, to: (x: x, y: 1), alpha: Double(a) / 255)
+            for py in 0..<background.height {
+                for px in 0..<background.width {
+                    let sx = px - x, sy = py - 1
+                    guard sx >= 0, sx < source.width, sy >= 0, sy < source.height, a > 0 else {
+                        #expect(blended[px, py] == background[px, py])
+                        continue
+                    }
+                    #expect(blended[px, py] == PixelMath.referenceBlend(source[sx, sy], over: background[px, py], alpha: a),
+                            "alpha \(a) at \(px),\(py)")
+                }
+            }
+        }
+    }
+
+    @Test func blendOverASourceIsCopyThenBlend() {
+        var rng = SplitMix64(seed: 12)
+        for round in 0..<60 {
+            let layer = TestImages.random(width: 50, height: 20, using: &rng)
+            let start = TestImages.random(width: 50, height: 20, stride: 52, using: &rng)
+            let rect = PixelRect(x: Int.random(in: -5...40, using: &rng), y: Int.random(in: -5...15, using: &rng),
+                                 width: Int.random(in: 0...60, using: &rng), height: Int.random(in: 0...25, using: &rng))
+            let color = UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
+            let alpha = [0, 1, 0.6, Double.random(in: 0...1, using: &rng)][round % 4]
+            var fused = start
+            fused.blend(rect, color: color, alpha: alpha, over: layer)
+            var twoSteps = start
+            let area = rect.intersection(twoSteps.bounds)
+            twoSteps.copy(from: layer, sourceRect: area, to: (area.minX, area.minY))
+            twoSteps.blend(area, color: color, alpha: alpha)
+            for y in 0..<start.height {
+                for x in 0..<start.width {
+                    #expect(fused[x, y] == twoSteps[x, y], "round \(round) at \(x),\(y)")
+                }
+            }
+        }
+    }
+
+    @Test func bilinearMatchesTheReferenceOnLargerPicturesAtEveryKindOfScale() {
+        var rng = SplitMix64(seed: 13)
+        let source = TestImages.random(width: 203, height: 61, using: &rng)
+        // Shrinking, enlarging, a hair's enlargement (every pixel interpolated), 1:1 at
+        // fractional offsets across, down or both (the sliding paths), and 1:1 exactly.
+        let cases: [(Rect, Rect)] = [
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0.3, y: 1.7, width: 152.25, height: 45.75)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0, y: 0, width: 101.5, height: 30.5)),
+            (Rect(x: 10.5, y: 3.25, width: 60, height: 20), Rect(x: -7, y: 2, width: 190, height: 58)),
+            (Rect(x: 0.1, y: 0.05, width: 202.8, height: 60.9), Rect(x: 0, y: 0, width: 203, height: 61)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0.37, y: -0.6, width: 203, height: 61)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 0.37, y: 3, width: 203, height: 61)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 2, y: 0.4, width: 203, height: 61)),
+            (Rect(x: 5.5, y: 0, width: 150, height: 61), Rect(x: -3, y: 1, width: 150, height: 61)),
+            (Rect(x: 0, y: 0, width: 203, height: 61), Rect(x: 1, y: 2, width: 203, height: 61)),
+        ]
+        for (sourceRect, destination) in cases {
+            for alpha in [1, 0.6] {
+                let background = TestImages.random(width: 210, height: 64, using: &rng)
+                var fast = background, reference = background
+                fast.drawScaled(source, sourceRect: sourceRect, into: destination, clip: fast.bounds, alpha: alpha)
+                reference.drawScaledReference(source, sourceRect: sourceRect, into: destination, clip: reference.bounds, alpha: alpha)
+                let worst = zip(fast.pixels, reference.pixels).map { TestImages.channelDifference($0, $1) }.max() ?? 0
+                #expect(worst <= 1, "\(sourceRect) -> \(destination) alpha \(alpha)")
+                #expect(fast.pixels.allSatisfy { $0 >> 24 == 0 }, "the x byte stays 0")
+            }
+        }
+    }
+
+    @Test func exactOneToOneScaleIsACopy() {
+        var rng = SplitMix64(seed: 14)
+        let source = TestImages.random(width: 33, height: 9, using: &rng)
+        var scaled = Bitmap(width: 40, height: 12, color: TestImages.untouched)
+        scaled.drawScaled(source, sourceRect: Rect(x: 0, y: 0, width: 33, height: 9),
+                          into: Rect(x: 3, y: 2, width: 33, height: 9), clip: scaled.bounds)
+        var copied = Bitmap(width: 40, height: 12, color: TestImages.untouched)
+        copied.copy(from: source, to: (3, 2))
+        #expect(scaled.pixels == copied.pixels)
+    }
+}
