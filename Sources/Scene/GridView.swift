@@ -118,6 +118,13 @@ public final class GridView: TransitionEnd {
         offset = min(max(offset, 0), maxOffset)
     }
 
+    /// Back to the first row without animation (the kiosk's idle return), unless a finger holds it.
+    func scrollToTop() {
+        if case .dragging = motion { return }
+        motion = .resting
+        offset = 0
+    }
+
     /// Scrolls without animation so the cell is fully visible; centred if it was out of view.
     func scrollToShow(_ index: Int) {
         guard index >= 0, index < photoCount else { return }

@@ -52,6 +52,8 @@ public final class Scene {
     private var owner = TouchOwner.none
     private var recognizer: GestureRecognizer
     private var lastOpenedIndex: Int?
+    /// Set by `returnToStart`: the grid goes back to its first row once the closing has ended.
+    private var scrollsToTopAfterClosing = false
     private var now = -Double.infinity
 
     public init(settings: Settings, screenSize: Size, photoSizes: [Size]) {
@@ -145,6 +147,17 @@ public final class Scene {
     /// Esc or Back: zoom out to the grid.
     public func handleBack(at time: Double) {
         close(at: time)
+    }
+
+    /// The kiosk's idle return (`kiosk.idle_action = "grid"`): the open photo zooms back into its
+    /// cell with the closing bezier, then the grid is back at its first row.
+    public func returnToStart(at time: Double) {
+        close(at: time)
+        if case .closing = state {
+            scrollsToTopAfterClosing = true
+        } else if case .grid = state, !recognizer.isTouching {
+            grid.scrollToTop()
+        }
     }
 
     /// Zoom out to the grid with the closing bezier (the key, or the idle timeout). A finger that is
@@ -266,6 +279,10 @@ public final class Scene {
         case let .closing(transition) where transition.isFinished(at: now):
             transition.end()
             state = .grid
+            if scrollsToTopAfterClosing {
+                scrollsToTopAfterClosing = false
+                grid.scrollToTop()
+            }
         case let .dismissing(transition) where transition.isFinished(at: now):
             transition.end()
             state = transition.outcome == .finish ? .grid : .pager

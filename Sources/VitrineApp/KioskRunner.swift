@@ -372,7 +372,7 @@ final class KioskRunner {
                 idleActionDone = true
                 switch kiosk.idleAction {
                 case .grid:
-                    viewer.scene.close(at: sceneTime())
+                    viewer.scene.returnToStart(at: sceneTime())
                 case .slideshow:
                     nextSlide = now
                 case .none:
