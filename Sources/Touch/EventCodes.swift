@@ -62,6 +62,12 @@ public enum AbsCode {
 }
 
 /// `MSC_*` codes of `EV_MSC` events.
+/// `REL_*` codes: relative axes (a mouse).
+public enum RelCode {
+    public static let x: UInt16 = 0x00
+    public static let y: UInt16 = 0x01
+}
+
 public enum MscCode {
     public static let scan: UInt16 = 0x04
     public static let timestamp: UInt16 = 0x05

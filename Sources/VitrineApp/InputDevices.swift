@@ -14,6 +14,8 @@ final class InputDevices {
     private struct Source {
         let device: EvdevDevice
         var decoder: TouchDecoder?
+        /// A mouse: one pointer, pressed while its left button is.
+        var mouse: RelativePointerDecoder?
     }
 
     private let settings: Settings.Input
@@ -114,7 +116,9 @@ final class InputDevices {
         } else if explicit {
             logger.error("input.device \(path) (\(description.name)) is not a touch screen: \(classification)")
         }
-        guard decoder != nil || isKeyboard else { return }
+        let mouse = decoder == nil && RelativePointerDecoder.handles(description)
+            ? RelativePointerDecoder(screen: screen) : nil
+        guard decoder != nil || mouse != nil || isKeyboard else { return }
         do {
             try device.useMonotonicClock()
             if decoder != nil && settings.grab { try device.grab() }
@@ -123,8 +127,10 @@ final class InputDevices {
             logger.error("cannot set up \(path) (\(description.name)): \(error)")
             return
         }
-        sources[path] = Source(device: device, decoder: decoder)
-        if let decoder {
+        sources[path] = Source(device: device, decoder: decoder, mouse: mouse)
+        if mouse != nil {
+            logger.info("mouse: \(path) \"\(description.name)\" (one pointer: the left button touches)")
+        } else if let decoder {
             let axes = description.positionAxes.flatMap { description.axes[$0.x] }.map { "x \($0.minimum)...\($0.maximum)" } ?? ""
             let yAxis = description.positionAxes.flatMap { description.axes[$0.y] }.map { "y \($0.minimum)...\($0.maximum)" } ?? ""
             logger.info("touch: \(path) \"\(description.name)\" \(decoder.touchProtocol), \(axes), \(yAxis)\(settings.grab ? ", grabbed" : "")")
@@ -147,6 +153,7 @@ final class InputDevices {
         } catch let error as SystemCallError where error.errno == ENODEV {
             logger.notice("input device \(path) went away")
             if var decoder = source.decoder, let lift = decoder.reset(time: MonotonicClock.now()) { onTouch(lift) }
+            if source.mouse != nil { onTouch(TouchFrame(time: MonotonicClock.now(), contacts: [])) }
             close(path)
             return
         } catch {
@@ -157,6 +164,11 @@ final class InputDevices {
         for event in events {
             if event.type == EventType.key, event.value == 1, event.code == KeyCode.esc || event.code == KeyCode.back {
                 onBack(event.time)
+                continue
+            }
+            if var mouse = source.mouse {
+                if let frame = mouse.feed(event) { onTouch(frame) }
+                source.mouse = mouse
                 continue
             }
             guard var decoder = source.decoder else { continue }
