@@ -218,12 +218,9 @@ final class KioskRunner {
         drawIfNeeded(force: true)
     }
 
-    /// Touch times are moved one refresh later, onto the clock of the frames they will be seen in,
-    /// so the scene's time never runs backwards; the spacing between samples (their velocity) is kept.
-    private func touchTime(_ eventTime: Double) -> Double {
-        max(eventTime + (output?.refreshPeriod ?? 1.0 / 60), lastSampleTime)
-    }
-
+    /// Touches keep their own timestamps (CLOCK_MONOTONIC, EVIOCSCLOCKID): they are usually a little
+    /// older than the last frame, which was sampled at its future vblank; the scene applies them at
+    /// its current time and keeps their own times for tap timing and velocity.
     private func touch(_ frame: TouchFrame) {
         lastTouch = MonotonicClock.now()
         idleActionDone = false
@@ -235,16 +232,14 @@ final class KioskRunner {
             return
         }
         fingersDown = !frame.contacts.isEmpty
-        var shifted = frame
-        shifted.time = touchTime(frame.time)
-        viewer?.handle(.touch(shifted))
+        viewer?.handle(.touch(frame))
         drawIfNeeded()
     }
 
     private func back(at time: Double) {
         lastTouch = MonotonicClock.now()
         if blanked { wake(); return }
-        viewer?.handle(.back(time: touchTime(time)))
+        viewer?.handle(.back(time: time))
         drawIfNeeded()
     }
 
