@@ -46,6 +46,36 @@ extension Bitmap {
             lastColumn = sample.second
         }
         let span = lastColumn - firstColumn + 1
+        // `columnIndex` as byte offsets into the blended row (8 bytes a pixel).
+        let blendedOffset = UnsafeMutablePointer<Int32>.allocate(capacity: columnCount)
+        defer { blendedOffset.deallocate() }
+        for i in 0..<columnCount { blendedOffset[i] = Int32(truncatingIfNeeded: columnIndex[i] * 8) }
+        // The same per destination column for reading two source rows directly: the byte offset
+        // of a pair of neighbours within a source row, and their weights. A sample clamped onto
+        // the last column (its neighbour's weight 0) reads the pair ending there instead, the
+        // weights swapped, so no pair runs past the row; the sums are the same.
+        let pairsFit = source.width >= 2
+        let pairOffset = UnsafeMutablePointer<Int32>.allocate(capacity: columnCount)
+        let pairWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: columnCount)
+        defer { pairOffset.deallocate(); pairWeights.deallocate() }
+        if pairsFit {
+            for i in 0..<columnCount {
+                let column = columnIndex[i] + firstColumn, weights = columnWeights[i]
+                if column + 1 < source.width {
+                    pairOffset[i] = Int32(truncatingIfNeeded: column * 4)
+                    pairWeights[i] = weights
+                } else {
+                    pairOffset[i] = Int32(truncatingIfNeeded: (column - 1) * 4)
+                    pairWeights[i] = Lanes(lowHalf: weights.highHalf, highHalf: weights.lowHalf)
+                }
+            }
+        }
+        let rowWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: 2)
+        rowWeights.initialize(repeating: Lanes(), count: 2)
+        defer { rowWeights.deallocate() }
+        // Reading pairs costs a vertical blend per destination pixel; the blended row, one per
+        // source pixel, and that only pays when enlarging enough.
+        let pairsPerPixel = pairsFit && 3 * span > 2 * columnCount
         // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
         // keeps `x + 1` readable where its weight is 0.
         let laneCount = (span + 1) * 4
@@ -142,10 +172,40 @@ extension Bitmap {
                         }
                         continue
                     }
+                    if pairsPerPixel && !isTranslation {
+                        // Both rows' pairs straight into each destination pixel: no blended row.
+                        let topRow = UnsafeRawPointer(sourceBase + sample.first * sourceStride)
+                        let bottomRow = UnsafeRawPointer(sourceBase + sample.second * sourceStride)
+                        // Read from memory in the loop: held in registers, the optimiser rebuilds
+                        // the splats on every iteration from wider vectors.
+                        rowWeights[0] = Lanes(repeating: w0)
+                        rowWeights[1] = Lanes(repeating: w1)
+                        @inline(__always) func weighted(_ k: Int) -> Lanes {
+                            let offset = Int(pairOffset[k])
+                            let t = Self.topBytes(topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                            let u = Self.topBytes(bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                            let v = PixelVector.multiplyHigh(t, rowWeights[0]) &+ PixelVector.multiplyHigh(u, rowWeights[1])
+                            return PixelVector.multiplyHigh(v, pairWeights[k])
+                        }
+                        var i = 0
+                        while i + 4 <= columnCount {
+                            emit(Self.finish(weighted(i), weighted(i + 1), weighted(i + 2), weighted(i + 3)), row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let p = weighted(i)
+                            let bytes = unsafeBitCast(Self.finish(p, p, p, p), to: SIMD4<UInt32>.self)[0]
+                            row[i] = blend ? PixelMath.blend(bytes & 0x00FF_FFFF, over: row[i], alpha: UInt64(alpha)) : bytes & 0x00FF_FFFF
+                            i += 1
+                        }
+                        continue
+                    }
                     if summed != (sample.first, sample.second, w1) {
                         summed = (sample.first, sample.second, w1)
+                        rowWeights[0] = Lanes(repeating: w0)
+                        rowWeights[1] = Lanes(repeating: w1)
                         Self.blendRows(top, sourceBase + sample.second * sourceStride + firstColumn,
-                                       count: span, w0: w0, w1: w1, into: blended)
+                                       count: span, w0: w0, w1: w1, weights: rowWeights, into: blended)
                     }
                     var i = 0
                     if isTranslation {
@@ -157,7 +217,7 @@ extension Bitmap {
                         }
                     }
                     while i + 4 <= columnCount {
-                        emit(Self.interpolate4(blended, index: columnIndex + i, weights: columnWeights + i), row + i)
+                        emit(Self.interpolate4(blended, offset: blendedOffset + i, weights: columnWeights + i), row + i)
                         i += 4
                     }
                     while i < columnCount {
@@ -178,6 +238,13 @@ extension Bitmap {
         return (UInt16(min(65536 - w1, 65535)), UInt16(w1))
     }
 
+    /// `Lanes(repeating:)` built from 32-bit lanes: the optimiser keeps this one in a register,
+    /// where it rebuilt the other inside the loop.
+    @inline(__always)
+    private static func splat(_ w: UInt16) -> Lanes {
+        unsafeBitCast(SIMD4<UInt32>(repeating: UInt32(w) &* 0x1_0001), to: Lanes.self)
+    }
+
     /// Two pixels' channels, each byte moved to the top of a 16-bit lane (times 256).
     @inline(__always)
     private static func widen(_ pixels: UnsafePointer<UInt32>) -> Lanes {
@@ -194,7 +261,7 @@ extension Bitmap {
     /// `out`, four lanes per pixel, in 1/256ths of a level.
     @inline(__always)
     private static func blendRows(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, count: Int,
-                                  w0: UInt16, w1: UInt16, into out: UnsafeMutablePointer<UInt16>) {
+                                  w0: UInt16, w1: UInt16, weights: UnsafePointer<Lanes>, into out: UnsafeMutablePointer<UInt16>) {
         let raw = UnsafeMutableRawPointer(out)
         var x = 0
         if w1 == 0 {
@@ -204,7 +271,9 @@ extension Bitmap {
                 x += 2
             }
         } else {
-            let a = Lanes(repeating: w0), b = Lanes(repeating: w1)
+            // From memory: held in registers, the optimiser rebuilds these splats in the loop.
+            @inline(__always) var a: Lanes { weights[0] }
+            @inline(__always) var b: Lanes { weights[1] }
             while x + 4 <= count {
                 // Four pixels per load, two per 16-bit vector.
                 let t = UnsafeRawPointer(top + x).loadUnaligned(as: SIMD16<UInt8>.self)
@@ -236,11 +305,11 @@ extension Bitmap {
     /// Four destination pixels from the blended row: for each, its two neighbours' eight lanes
     /// weighted, the halves added, rounded back to bytes.
     @inline(__always)
-    private static func interpolate4(_ blended: UnsafePointer<UInt16>, index: UnsafePointer<Int>,
+    private static func interpolate4(_ blended: UnsafePointer<UInt16>, offset: UnsafePointer<Int32>,
                                      weights: UnsafePointer<Lanes>) -> Lanes {
         let raw = UnsafeRawPointer(blended)
         @inline(__always) func weighted(_ k: Int) -> Lanes {
-            PixelVector.multiplyHigh(raw.loadUnaligned(fromByteOffset: index[k] * 8, as: Lanes.self), weights[k])
+            PixelVector.multiplyHigh(raw.loadUnaligned(fromByteOffset: Int(offset[k]), as: Lanes.self), weights[k])
         }
         return finish(weighted(0), weighted(1), weighted(2), weighted(3))
     }
@@ -346,3 +415,4 @@ extension Bitmap {
         }
     }
 }
+
