@@ -29,6 +29,13 @@ extension Bitmap {
     /// of that row, whose eight lanes sit next to each other. Weights are 16-bit fractions applied
     /// with a high-half multiply (`pmulhuw`), so the result is within one level of the exact
     /// `drawScaledReference`, and a constant colour comes out unchanged.
+    ///
+    /// Unless enlarging by 1.5x or more, there is no blended row: each destination pixel reads its
+    /// pair of neighbours from both source rows (8 bytes each) and blends them down with 8-bit
+    /// weights in plain 16-bit multiplies (`pmullw`, no widening: 255 * 256 fits), then across as
+    /// above. When shrinking that does less work than blending every source pixel of the rows,
+    /// and nothing is stored and read back. The 8-bit vertical weight is off by at most 1/512,
+    /// half a level at worst, so the result still rounds to within one level of the reference.
     private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
         let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
@@ -177,14 +184,16 @@ extension Bitmap {
                         let topRow = UnsafeRawPointer(sourceBase + sample.first * sourceStride)
                         let bottomRow = UnsafeRawPointer(sourceBase + sample.second * sourceStride)
                         // Read from memory in the loop: held in registers, the optimiser rebuilds
-                        // the splats on every iteration from wider vectors.
-                        rowWeights[0] = Lanes(repeating: w0)
-                        rowWeights[1] = Lanes(repeating: w1)
+                        // the splats on every iteration from wider vectors. 8-bit weights adding
+                        // up to 256, so the blend is a channel times 256 like the blended row's.
+                        let down = UInt16(min(Int((sample.weight * 256).rounded()), 256))
+                        rowWeights[0] = Lanes(repeating: 256 - down)
+                        rowWeights[1] = Lanes(repeating: down)
                         @inline(__always) func weighted(_ k: Int) -> Lanes {
                             let offset = Int(pairOffset[k])
-                            let t = Self.topBytes(topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
-                            let u = Self.topBytes(bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
-                            let v = PixelVector.multiplyHigh(t, rowWeights[0]) &+ PixelVector.multiplyHigh(u, rowWeights[1])
+                            let t = Lanes(truncatingIfNeeded: topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                            let u = Lanes(truncatingIfNeeded: bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                            let v = t &* rowWeights[0] &+ u &* rowWeights[1]
                             return PixelVector.multiplyHigh(v, pairWeights[k])
                         }
                         var i = 0
