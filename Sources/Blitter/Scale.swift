@@ -197,6 +197,11 @@ extension Bitmap {
                             return PixelVector.multiplyHigh(v, pairWeights[k])
                         }
                         var i = 0
+                        while i + 8 <= columnCount {
+                            emit(Self.finish(weighted(i), weighted(i + 1), weighted(i + 2), weighted(i + 3)), row + i)
+                            emit(Self.finish(weighted(i + 4), weighted(i + 5), weighted(i + 6), weighted(i + 7)), row + i + 4)
+                            i += 8
+                        }
                         while i + 4 <= columnCount {
                             emit(Self.finish(weighted(i), weighted(i + 1), weighted(i + 2), weighted(i + 3)), row + i)
                             i += 4
