@@ -77,8 +77,8 @@ extension Bitmap {
                 }
             }
         }
-        let rowWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: 2)
-        rowWeights.initialize(repeating: Lanes(), count: 2)
+        let rowWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: 4)
+        rowWeights.initialize(repeating: Lanes(), count: 4)
         defer { rowWeights.deallocate() }
         // Reading pairs costs a vertical blend per destination pixel; the blended row, one per
         // source pixel, and that only pays when enlarging enough.
@@ -123,7 +123,12 @@ extension Bitmap {
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
                 var summed: (first: Int, second: Int, weight: UInt16) = (-1, -1, 0)
+                var skipNext = false
                 for y in mapping.rows {
+                    if skipNext {
+                        skipNext = false
+                        continue
+                    }
                     let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
                     let (w0, w1) = Self.fixedWeights(sample.weight)
                     let row = base + y * stride + mapping.columns.lowerBound
@@ -195,6 +200,45 @@ extension Bitmap {
                             let u = Lanes(truncatingIfNeeded: bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
                             let v = t &* rowWeights[0] &+ u &* rowWeights[1]
                             return PixelVector.multiplyHigh(v, pairWeights[k])
+                        }
+                        let next = y + 1 < mapping.rows.upperBound
+                            ? ScaleMapping.bilinear(mapping.sourceY(y + 1), in: mapping.sourceRows) : nil
+                        if let next, next.first == sample.second, Self.fixedWeights(next.weight).1 != 0 {
+                            // The next destination row's top source row is this one's bottom (when
+                            // enlarging, or a little shrinking): both rows in one pass, that source
+                            // row's pairs loaded and widened once, the column tables read once.
+                            let downNext = UInt16(min(Int((next.weight * 256).rounded()), 256))
+                            rowWeights[2] = Lanes(repeating: 256 - downNext)
+                            rowWeights[3] = Lanes(repeating: downNext)
+                            let lowestRow = UnsafeRawPointer(sourceBase + next.second * sourceStride)
+                            let nextRow = row + stride
+                            @inline(__always) func weightedTwice(_ k: Int) -> (Lanes, Lanes) {
+                                let offset = Int(pairOffset[k])
+                                let t = Lanes(truncatingIfNeeded: topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                let u = Lanes(truncatingIfNeeded: bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                let l = Lanes(truncatingIfNeeded: lowestRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                let weights = pairWeights[k]
+                                return (PixelVector.multiplyHigh(t &* rowWeights[0] &+ u &* rowWeights[1], weights),
+                                        PixelVector.multiplyHigh(u &* rowWeights[2] &+ l &* rowWeights[3], weights))
+                            }
+                            var i = 0
+                            while i + 4 <= columnCount {
+                                let (a0, b0) = weightedTwice(i), (a1, b1) = weightedTwice(i + 1)
+                                let (a2, b2) = weightedTwice(i + 2), (a3, b3) = weightedTwice(i + 3)
+                                emit(Self.finish(a0, a1, a2, a3), row + i)
+                                emit(Self.finish(b0, b1, b2, b3), nextRow + i)
+                                i += 4
+                            }
+                            while i < columnCount {
+                                let (a, b) = weightedTwice(i)
+                                let both = unsafeBitCast(Self.finish(a, a, b, b), to: SIMD4<UInt32>.self)
+                                let upper = both[0] & 0x00FF_FFFF, lower = both[2] & 0x00FF_FFFF
+                                row[i] = blend ? PixelMath.blend(upper, over: row[i], alpha: UInt64(alpha)) : upper
+                                nextRow[i] = blend ? PixelMath.blend(lower, over: nextRow[i], alpha: UInt64(alpha)) : lower
+                                i += 1
+                            }
+                            skipNext = true
+                            continue
                         }
                         var i = 0
                         while i + 8 <= columnCount {
