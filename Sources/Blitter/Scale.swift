@@ -203,40 +203,47 @@ extension Bitmap {
                         }
                         let next = y + 1 < mapping.rows.upperBound
                             ? ScaleMapping.bilinear(mapping.sourceY(y + 1), in: mapping.sourceRows) : nil
-                        if let next, next.first == sample.second, Self.fixedWeights(next.weight).1 != 0 {
-                            // The next destination row's top source row is this one's bottom (when
-                            // enlarging, or a little shrinking): both rows in one pass, that source
-                            // row's pairs loaded and widened once, the column tables read once.
+                        if let next, Self.fixedWeights(next.weight).1 != 0 {
+                            // Two destination rows in one pass: the column tables read once, and
+                            // when the second's top source row is the first's bottom (enlarging, or
+                            // a little shrinking) that row's pairs loaded and widened once.
+                            let shared = next.first == sample.second
                             let downNext = UInt16(min(Int((next.weight * 256).rounded()), 256))
                             rowWeights[2] = Lanes(repeating: 256 - downNext)
                             rowWeights[3] = Lanes(repeating: downNext)
-                            let lowestRow = UnsafeRawPointer(sourceBase + next.second * sourceStride)
+                            let nextTopRow = UnsafeRawPointer(sourceBase + next.first * sourceStride)
+                            let nextBottomRow = UnsafeRawPointer(sourceBase + next.second * sourceStride)
                             let nextRow = row + stride
-                            @inline(__always) func weightedTwice(_ k: Int) -> (Lanes, Lanes) {
+                            @inline(__always) func weightedTwice(_ k: Int, _ shared: Bool) -> (Lanes, Lanes) {
                                 let offset = Int(pairOffset[k])
-                                let t = Lanes(truncatingIfNeeded: topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
-                                let u = Lanes(truncatingIfNeeded: bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
-                                let l = Lanes(truncatingIfNeeded: lowestRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                @inline(__always) func load(_ from: UnsafeRawPointer) -> Lanes {
+                                    Lanes(truncatingIfNeeded: from.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                }
+                                let t = load(topRow), u = load(bottomRow)
+                                let nextT = shared ? u : load(nextTopRow), nextU = load(nextBottomRow)
                                 let weights = pairWeights[k]
                                 return (PixelVector.multiplyHigh(t &* rowWeights[0] &+ u &* rowWeights[1], weights),
-                                        PixelVector.multiplyHigh(u &* rowWeights[2] &+ l &* rowWeights[3], weights))
+                                        PixelVector.multiplyHigh(nextT &* rowWeights[2] &+ nextU &* rowWeights[3], weights))
                             }
-                            var i = 0
-                            while i + 4 <= columnCount {
-                                let (a0, b0) = weightedTwice(i), (a1, b1) = weightedTwice(i + 1)
-                                let (a2, b2) = weightedTwice(i + 2), (a3, b3) = weightedTwice(i + 3)
-                                emit(Self.finish(a0, a1, a2, a3), row + i)
-                                emit(Self.finish(b0, b1, b2, b3), nextRow + i)
-                                i += 4
+                            @inline(__always) func both(_ shared: Bool) {
+                                var i = 0
+                                while i + 4 <= columnCount {
+                                    let (a0, b0) = weightedTwice(i, shared), (a1, b1) = weightedTwice(i + 1, shared)
+                                    let (a2, b2) = weightedTwice(i + 2, shared), (a3, b3) = weightedTwice(i + 3, shared)
+                                    emit(Self.finish(a0, a1, a2, a3), row + i)
+                                    emit(Self.finish(b0, b1, b2, b3), nextRow + i)
+                                    i += 4
+                                }
+                                while i < columnCount {
+                                    let (a, b) = weightedTwice(i, shared)
+                                    let pixels = unsafeBitCast(Self.finish(a, a, b, b), to: SIMD4<UInt32>.self)
+                                    let upper = pixels[0] & 0x00FF_FFFF, lower = pixels[2] & 0x00FF_FFFF
+                                    row[i] = blend ? PixelMath.blend(upper, over: row[i], alpha: UInt64(alpha)) : upper
+                                    nextRow[i] = blend ? PixelMath.blend(lower, over: nextRow[i], alpha: UInt64(alpha)) : lower
+                                    i += 1
+                                }
                             }
-                            while i < columnCount {
-                                let (a, b) = weightedTwice(i)
-                                let both = unsafeBitCast(Self.finish(a, a, b, b), to: SIMD4<UInt32>.self)
-                                let upper = both[0] & 0x00FF_FFFF, lower = both[2] & 0x00FF_FFFF
-                                row[i] = blend ? PixelMath.blend(upper, over: row[i], alpha: UInt64(alpha)) : upper
-                                nextRow[i] = blend ? PixelMath.blend(lower, over: nextRow[i], alpha: UInt64(alpha)) : lower
-                                i += 1
-                            }
+                            if shared { both(true) } else { both(false) }
                             skipNext = true
                             continue
                         }
