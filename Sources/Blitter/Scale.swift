@@ -80,8 +80,8 @@ extension Bitmap {
         let rowWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: 4)
         rowWeights.initialize(repeating: Lanes(), count: 4)
         defer { rowWeights.deallocate() }
-        // Reading pairs costs a vertical blend per destination pixel; the blended row, one per
-        // source pixel, and that only pays when enlarging enough.
+        // Reading pairs costs a vertical blend per destination pixel, the blended row one per
+        // source pixel plus a store and a load: the row only pays when enlarging by 1.5x or more.
         let pairsPerPixel = pairsFit && 3 * span > 2 * columnCount
         // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
         // keeps `x + 1` readable where its weight is 0.
