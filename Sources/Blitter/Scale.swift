@@ -29,6 +29,13 @@ extension Bitmap {
     /// of that row, whose eight lanes sit next to each other. Weights are 16-bit fractions applied
     /// with a high-half multiply (`pmulhuw`), so the result is within one level of the exact
     /// `drawScaledReference`, and a constant colour comes out unchanged.
+    ///
+    /// Unless enlarging by 1.5x or more, there is no blended row: each destination pixel reads its
+    /// pair of neighbours from both source rows (8 bytes each) and blends them down with 8-bit
+    /// weights in plain 16-bit multiplies (`pmullw`, no widening: 255 * 256 fits), then across as
+    /// above. When shrinking that does less work than blending every source pixel of the rows,
+    /// and nothing is stored and read back. The 8-bit vertical weight is off by at most 1/512,
+    /// half a level at worst, so the result still rounds to within one level of the reference.
     private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
         let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
@@ -46,6 +53,36 @@ extension Bitmap {
             lastColumn = sample.second
         }
         let span = lastColumn - firstColumn + 1
+        // `columnIndex` as byte offsets into the blended row (8 bytes a pixel).
+        let blendedOffset = UnsafeMutablePointer<Int32>.allocate(capacity: columnCount)
+        defer { blendedOffset.deallocate() }
+        for i in 0..<columnCount { blendedOffset[i] = Int32(truncatingIfNeeded: columnIndex[i] * 8) }
+        // The same per destination column for reading two source rows directly: the byte offset
+        // of a pair of neighbours within a source row, and their weights. A sample clamped onto
+        // the last column (its neighbour's weight 0) reads the pair ending there instead, the
+        // weights swapped, so no pair runs past the row; the sums are the same.
+        let pairsFit = source.width >= 2
+        let pairOffset = UnsafeMutablePointer<Int32>.allocate(capacity: columnCount)
+        let pairWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: columnCount)
+        defer { pairOffset.deallocate(); pairWeights.deallocate() }
+        if pairsFit {
+            for i in 0..<columnCount {
+                let column = columnIndex[i] + firstColumn, weights = columnWeights[i]
+                if column + 1 < source.width {
+                    pairOffset[i] = Int32(truncatingIfNeeded: column * 4)
+                    pairWeights[i] = weights
+                } else {
+                    pairOffset[i] = Int32(truncatingIfNeeded: (column - 1) * 4)
+                    pairWeights[i] = Lanes(lowHalf: weights.highHalf, highHalf: weights.lowHalf)
+                }
+            }
+        }
+        let rowWeights = UnsafeMutablePointer<Lanes>.allocate(capacity: 4)
+        rowWeights.initialize(repeating: Lanes(), count: 4)
+        defer { rowWeights.deallocate() }
+        // Reading pairs costs a vertical blend per destination pixel, the blended row one per
+        // source pixel plus a store and a load: the row only pays when enlarging by 1.5x or more.
+        let pairsPerPixel = pairsFit && 3 * span > 2 * columnCount
         // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
         // keeps `x + 1` readable where its weight is 0.
         let laneCount = (span + 1) * 4
@@ -86,7 +123,12 @@ extension Bitmap {
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
                 var summed: (first: Int, second: Int, weight: UInt16) = (-1, -1, 0)
+                var skipNext = false
                 for y in mapping.rows {
+                    if skipNext {
+                        skipNext = false
+                        continue
+                    }
                     let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
                     let (w0, w1) = Self.fixedWeights(sample.weight)
                     let row = base + y * stride + mapping.columns.lowerBound
@@ -142,10 +184,93 @@ extension Bitmap {
                         }
                         continue
                     }
+                    if pairsPerPixel && !isTranslation {
+                        // Both rows' pairs straight into each destination pixel: no blended row.
+                        let topRow = UnsafeRawPointer(sourceBase + sample.first * sourceStride)
+                        let bottomRow = UnsafeRawPointer(sourceBase + sample.second * sourceStride)
+                        // Read from memory in the loop: held in registers, the optimiser rebuilds
+                        // the splats on every iteration from wider vectors. 8-bit weights adding
+                        // up to 256, so the blend is a channel times 256 like the blended row's.
+                        let down = UInt16(min(Int((sample.weight * 256).rounded()), 256))
+                        rowWeights[0] = Lanes(repeating: 256 - down)
+                        rowWeights[1] = Lanes(repeating: down)
+                        @inline(__always) func weighted(_ k: Int) -> Lanes {
+                            let offset = Int(pairOffset[k])
+                            let t = Lanes(truncatingIfNeeded: topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                            let u = Lanes(truncatingIfNeeded: bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                            let v = t &* rowWeights[0] &+ u &* rowWeights[1]
+                            return PixelVector.multiplyHigh(v, pairWeights[k])
+                        }
+                        let next = y + 1 < mapping.rows.upperBound
+                            ? ScaleMapping.bilinear(mapping.sourceY(y + 1), in: mapping.sourceRows) : nil
+                        if let next, Self.fixedWeights(next.weight).1 != 0 {
+                            // Two destination rows in one pass: the column tables read once, and
+                            // when the second's top source row is the first's bottom (enlarging, or
+                            // a little shrinking) that row's pairs loaded and widened once.
+                            let shared = next.first == sample.second
+                            let downNext = UInt16(min(Int((next.weight * 256).rounded()), 256))
+                            rowWeights[2] = Lanes(repeating: 256 - downNext)
+                            rowWeights[3] = Lanes(repeating: downNext)
+                            let nextTopRow = UnsafeRawPointer(sourceBase + next.first * sourceStride)
+                            let nextBottomRow = UnsafeRawPointer(sourceBase + next.second * sourceStride)
+                            let nextRow = row + stride
+                            @inline(__always) func weightedTwice(_ k: Int, _ shared: Bool) -> (Lanes, Lanes) {
+                                let offset = Int(pairOffset[k])
+                                @inline(__always) func load(_ from: UnsafeRawPointer) -> Lanes {
+                                    Lanes(truncatingIfNeeded: from.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                }
+                                let t = load(topRow), u = load(bottomRow)
+                                let nextT = shared ? u : load(nextTopRow), nextU = load(nextBottomRow)
+                                let weights = pairWeights[k]
+                                return (PixelVector.multiplyHigh(t &* rowWeights[0] &+ u &* rowWeights[1], weights),
+                                        PixelVector.multiplyHigh(nextT &* rowWeights[2] &+ nextU &* rowWeights[3], weights))
+                            }
+                            @inline(__always) func both(_ shared: Bool) {
+                                var i = 0
+                                while i + 4 <= columnCount {
+                                    let (a0, b0) = weightedTwice(i, shared), (a1, b1) = weightedTwice(i + 1, shared)
+                                    let (a2, b2) = weightedTwice(i + 2, shared), (a3, b3) = weightedTwice(i + 3, shared)
+                                    emit(Self.finish(a0, a1, a2, a3), row + i)
+                                    emit(Self.finish(b0, b1, b2, b3), nextRow + i)
+                                    i += 4
+                                }
+                                while i < columnCount {
+                                    let (a, b) = weightedTwice(i, shared)
+                                    let pixels = unsafeBitCast(Self.finish(a, a, b, b), to: SIMD4<UInt32>.self)
+                                    let upper = pixels[0] & 0x00FF_FFFF, lower = pixels[2] & 0x00FF_FFFF
+                                    row[i] = blend ? PixelMath.blend(upper, over: row[i], alpha: UInt64(alpha)) : upper
+                                    nextRow[i] = blend ? PixelMath.blend(lower, over: nextRow[i], alpha: UInt64(alpha)) : lower
+                                    i += 1
+                                }
+                            }
+                            if shared { both(true) } else { both(false) }
+                            skipNext = true
+                            continue
+                        }
+                        var i = 0
+                        while i + 8 <= columnCount {
+                            emit(Self.finish(weighted(i), weighted(i + 1), weighted(i + 2), weighted(i + 3)), row + i)
+                            emit(Self.finish(weighted(i + 4), weighted(i + 5), weighted(i + 6), weighted(i + 7)), row + i + 4)
+                            i += 8
+                        }
+                        while i + 4 <= columnCount {
+                            emit(Self.finish(weighted(i), weighted(i + 1), weighted(i + 2), weighted(i + 3)), row + i)
+                            i += 4
+                        }
+                        while i < columnCount {
+                            let p = weighted(i)
+                            let bytes = unsafeBitCast(Self.finish(p, p, p, p), to: SIMD4<UInt32>.self)[0]
+                            row[i] = blend ? PixelMath.blend(bytes & 0x00FF_FFFF, over: row[i], alpha: UInt64(alpha)) : bytes & 0x00FF_FFFF
+                            i += 1
+                        }
+                        continue
+                    }
                     if summed != (sample.first, sample.second, w1) {
                         summed = (sample.first, sample.second, w1)
+                        rowWeights[0] = Lanes(repeating: w0)
+                        rowWeights[1] = Lanes(repeating: w1)
                         Self.blendRows(top, sourceBase + sample.second * sourceStride + firstColumn,
-                                       count: span, w0: w0, w1: w1, into: blended)
+                                       count: span, w0: w0, w1: w1, weights: rowWeights, into: blended)
                     }
                     var i = 0
                     if isTranslation {
@@ -157,7 +282,7 @@ extension Bitmap {
                         }
                     }
                     while i + 4 <= columnCount {
-                        emit(Self.interpolate4(blended, index: columnIndex + i, weights: columnWeights + i), row + i)
+                        emit(Self.interpolate4(blended, offset: blendedOffset + i, weights: columnWeights + i), row + i)
                         i += 4
                     }
                     while i < columnCount {
@@ -178,6 +303,13 @@ extension Bitmap {
         return (UInt16(min(65536 - w1, 65535)), UInt16(w1))
     }
 
+    /// `Lanes(repeating:)` built from 32-bit lanes: the optimiser keeps this one in a register,
+    /// where it rebuilt the other inside the loop.
+    @inline(__always)
+    private static func splat(_ w: UInt16) -> Lanes {
+        unsafeBitCast(SIMD4<UInt32>(repeating: UInt32(w) &* 0x1_0001), to: Lanes.self)
+    }
+
     /// Two pixels' channels, each byte moved to the top of a 16-bit lane (times 256).
     @inline(__always)
     private static func widen(_ pixels: UnsafePointer<UInt32>) -> Lanes {
@@ -194,7 +326,7 @@ extension Bitmap {
     /// `out`, four lanes per pixel, in 1/256ths of a level.
     @inline(__always)
     private static func blendRows(_ top: UnsafePointer<UInt32>, _ bottom: UnsafePointer<UInt32>, count: Int,
-                                  w0: UInt16, w1: UInt16, into out: UnsafeMutablePointer<UInt16>) {
+                                  w0: UInt16, w1: UInt16, weights: UnsafePointer<Lanes>, into out: UnsafeMutablePointer<UInt16>) {
         let raw = UnsafeMutableRawPointer(out)
         var x = 0
         if w1 == 0 {
@@ -204,7 +336,9 @@ extension Bitmap {
                 x += 2
             }
         } else {
-            let a = Lanes(repeating: w0), b = Lanes(repeating: w1)
+            // From memory: held in registers, the optimiser rebuilds these splats in the loop.
+            @inline(__always) var a: Lanes { weights[0] }
+            @inline(__always) var b: Lanes { weights[1] }
             while x + 4 <= count {
                 // Four pixels per load, two per 16-bit vector.
                 let t = UnsafeRawPointer(top + x).loadUnaligned(as: SIMD16<UInt8>.self)
@@ -236,11 +370,11 @@ extension Bitmap {
     /// Four destination pixels from the blended row: for each, its two neighbours' eight lanes
     /// weighted, the halves added, rounded back to bytes.
     @inline(__always)
-    private static func interpolate4(_ blended: UnsafePointer<UInt16>, index: UnsafePointer<Int>,
+    private static func interpolate4(_ blended: UnsafePointer<UInt16>, offset: UnsafePointer<Int32>,
                                      weights: UnsafePointer<Lanes>) -> Lanes {
         let raw = UnsafeRawPointer(blended)
         @inline(__always) func weighted(_ k: Int) -> Lanes {
-            PixelVector.multiplyHigh(raw.loadUnaligned(fromByteOffset: index[k] * 8, as: Lanes.self), weights[k])
+            PixelVector.multiplyHigh(raw.loadUnaligned(fromByteOffset: Int(offset[k]), as: Lanes.self), weights[k])
         }
         return finish(weighted(0), weighted(1), weighted(2), weighted(3))
     }
@@ -346,3 +480,4 @@ extension Bitmap {
         }
     }
 }
+

@@ -98,4 +98,31 @@ import Geometry
         copied.copy(from: source, to: (3, 2))
         #expect(scaled.pixels == copied.pixels)
     }
+
+    /// Shrinking reads each destination pixel's pair of source columns; at the right edge the
+    /// pair is moved left so nothing is read past the row. Narrow sources, crops ending at the
+    /// edge and clipped tails of one to three pixels all stay within a level of the reference.
+    @Test func bilinearShrinkStaysWithinTheRowAtTheEdges() {
+        var rng = SplitMix64(seed: 15)
+        for (width, height) in [(2, 3), (3, 7), (9, 4), (37, 11)] {
+            let source = TestImages.random(width: width, height: height, using: &rng)
+            let w = Double(width), h = Double(height)
+            let cases: [(Rect, Rect)] = [
+                (Rect(x: 0, y: 0, width: w, height: h), Rect(x: 0.2, y: 0.1, width: w * 0.8, height: h * 0.7)),
+                (Rect(x: w / 2, y: 0, width: w / 2, height: h), Rect(x: 1, y: 1, width: 1.3, height: h / 2)),
+                (Rect(x: w - 1.5, y: 0.5, width: 1.5, height: h - 0.5), Rect(x: 0, y: 0, width: 5, height: 6)),
+                (Rect(x: 0.4, y: 0, width: w - 0.4, height: h), Rect(x: 2.5, y: 0, width: w * 0.9 - 0.3, height: h * 0.6)),
+            ]
+            for (sourceRect, destination) in cases {
+                for alpha in [1, 0.6] {
+                    let background = TestImages.random(width: width + 6, height: height + 6, using: &rng)
+                    var fast = background, reference = background
+                    fast.drawScaled(source, sourceRect: sourceRect, into: destination, clip: fast.bounds, alpha: alpha)
+                    reference.drawScaledReference(source, sourceRect: sourceRect, into: destination, clip: reference.bounds, alpha: alpha)
+                    let worst = zip(fast.pixels, reference.pixels).map { TestImages.channelDifference($0, $1) }.max() ?? 0
+                    #expect(worst <= 1, "\(width)x\(height): \(sourceRect) -> \(destination) alpha \(alpha)")
+                }
+            }
+        }
+    }
 }
