@@ -9,7 +9,8 @@ import Touch
 public final class DemoTour: ScriptedInput {
     /// A step and the time it starts.
     enum Step {
-        case drag(from: UnitPoint, to: UnitPoint, duration: Double)
+        /// `settle`: the finger slows to rest and stays a moment before lifting (no fling).
+        case drag(from: UnitPoint, to: UnitPoint, duration: Double, settle: Bool)
         case tap(photo: Int)
         case doubleTap(at: UnitPoint)
         case back
@@ -22,9 +23,9 @@ public final class DemoTour: ScriptedInput {
 
     /// Times when a picture tells the story; the tour's PNGs are taken at these.
     public let highlights: [(time: Double, name: String)] = [
-        (0.4, "grid"), (1.0, "grid-scrolling"), (2.95, "opening"), (3.6, "pager"), (3.95, "paging"),
-        (5.4, "dismiss-drag"), (5.75, "dismiss-flying-back"), (6.6, "grid-after-dismiss"),
-        (7.8, "pager-second-photo"), (8.7, "double-tap-zoomed"), (9.45, "closing"), (10.0, "grid-at-rest"),
+        (0.4, "grid"), (0.8, "grid-scrolling"), (1.75, "opening"), (2.4, "pager"), (2.95, "paging"),
+        (4.4, "dismiss-drag"), (4.75, "dismiss-flying-back"), (5.6, "grid-after-dismiss"),
+        (6.8, "pager-second-photo"), (7.7, "double-tap-zoomed"), (8.45, "closing"), (9.0, "grid-at-rest"),
     ]
 
     private var script: [(start: Double, step: Step)]
@@ -35,18 +36,19 @@ public final class DemoTour: ScriptedInput {
     public init(screenSize: Size) {
         screen = screenSize
         script = [
-            (0.5, .drag(from: UnitPoint(x: 0.5, y: 0.75), to: UnitPoint(x: 0.5, y: 0.45), duration: 0.35)),
-            // Taps wait for the fling to come to rest: a touch on a moving grid only stops it.
-            (2.8, .tap(photo: 5)),
-            (3.8, .drag(from: UnitPoint(x: 0.85, y: 0.5), to: UnitPoint(x: 0.25, y: 0.52), duration: 0.25)),
-            (5.0, .drag(from: UnitPoint(x: 0.5, y: 0.4), to: UnitPoint(x: 0.56, y: 0.75), duration: 0.6)),
-            (7.0, .tap(photo: 2)),
-            (8.0, .doubleTap(at: UnitPoint(x: 0.5, y: 0.45))),
-            (9.4, .back),
+            // The scroll comes to rest under the finger: a tap on a grid still gliding would only
+            // stop it (SPEC §1), so the tour does not fling before it taps.
+            (0.5, .drag(from: UnitPoint(x: 0.5, y: 0.75), to: UnitPoint(x: 0.5, y: 0.45), duration: 0.5, settle: true)),
+            (1.6, .tap(photo: 5)),
+            (2.8, .drag(from: UnitPoint(x: 0.85, y: 0.5), to: UnitPoint(x: 0.25, y: 0.52), duration: 0.25, settle: false)),
+            (4.0, .drag(from: UnitPoint(x: 0.5, y: 0.4), to: UnitPoint(x: 0.56, y: 0.75), duration: 0.6, settle: false)),
+            (6.0, .tap(photo: 2)),
+            (7.0, .doubleTap(at: UnitPoint(x: 0.5, y: 0.45))),
+            (8.4, .back),
         ]
     }
 
-    public var endTime: Double { 9.8 }
+    public var endTime: Double { 8.8 }
 
     public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
         while let next = script.first, next.start <= time {
@@ -64,8 +66,8 @@ public final class DemoTour: ScriptedInput {
 
     private func expand(_ step: Step, at start: Double, frame: SceneFrame) -> [ScriptedEvent] {
         switch step {
-        case .drag(let from, let to, let duration):
-            return drag(from: point(from), to: point(to), start: start, duration: duration)
+        case .drag(let from, let to, let duration, let settle):
+            return drag(from: point(from), to: point(to), start: start, duration: duration, settle: settle)
         case .tap(let photo):
             // Aim at the middle of the cell's visible part; the first visible cell if it is not there.
             let cells = frame.gridCells.filter { $0.rect.intersection(Rect(origin: .zero, size: screen)) != nil }
@@ -85,18 +87,20 @@ public final class DemoTour: ScriptedInput {
          .touch(TouchFrame(time: start + 0.07, contacts: []))]
     }
 
-    /// A finger moving with an ease-in-out speed profile, one sample per 1/120 s like a real panel,
-    /// lifted while still moving (a flick) so the release carries velocity.
-    private func drag(from a: Point, to b: Point, start: Double, duration: Double) -> [ScriptedEvent] {
+    /// A finger moving one sample per 1/120 s like a real panel: either lifted while still moving
+    /// (a flick, so the release carries velocity) or slowing to rest and held before it lifts.
+    private func drag(from a: Point, to b: Point, start: Double, duration: Double, settle: Bool) -> [ScriptedEvent] {
         let steps = max(2, Int(duration / frameInterval))
         var events: [ScriptedEvent] = []
         for i in 0...steps {
             let u = Double(i) / Double(steps)
-            let eased = u < 0.5 ? 2 * u * u : 1 - 2 * (1 - u) * (1 - u) * 0.5 - 0.5 * (1 - u) // ease in, keep speed at the end
+            // Ease in and out to rest, or ease in and keep half the speed at the end.
+            let eased = settle ? u * u * (3 - 2 * u) : (u < 0.5 ? 2 * u * u : 1 - (1 - u) * (1 - u) - 0.5 * (1 - u))
             let p = Point(x: a.x + (b.x - a.x) * eased, y: a.y + (b.y - a.y) * eased)
             events.append(.touch(TouchFrame(time: start + Double(i) * frameInterval, contacts: [TouchContact(id: 1, position: p)])))
         }
-        events.append(.touch(TouchFrame(time: start + Double(steps) * frameInterval + 0.004, contacts: [])))
+        let end = start + Double(steps) * frameInterval
+        events.append(.touch(TouchFrame(time: end + (settle ? 0.1 : 0.004), contacts: [])))
         return events
     }
 }
