@@ -21,7 +21,8 @@ public struct Renderer {
 
     public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
         let screen = target.bounds
-        let photos = frame.pages + (frame.movingPhoto.map { [$0] } ?? [])
+        let pages = frame.pages.map { aligned($0, images: images) }
+        let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
         let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) })
         let level = Self.alphaLevel(frame.backgroundAlpha)
         if !frame.drawsGrid || level == 255 {
@@ -37,7 +38,7 @@ public struct Renderer {
                 target.blend(rect, color: Pixel.black, alpha: min(1, frame.backgroundAlpha), over: layer)
             }
         }
-        for page in frame.pages {
+        for page in pages {
             drawPhoto(page.index, in: page.rect, images: images, into: &target)
         }
         if let moving = frame.movingPhoto {
@@ -66,7 +67,7 @@ public struct Renderer {
         } else {
             target.fill(screen, color: Pixel.black)
         }
-        for page in frame.pages {
+        for page in frame.pages.map({ aligned($0, images: images) }) {
             drawPhoto(page.index, in: page.rect, images: images, into: &target)
         }
         if let moving = frame.movingPhoto {
@@ -96,6 +97,18 @@ public struct Renderer {
                 target.fill(clip, color: grid.placeholderColor)
             }
         }
+    }
+
+    /// A page shown at its image's own size (the pager at rest or sliding) moves to whole pixels:
+    /// then it is a plain copy of rows instead of a resample, and a page in motion shows no
+    /// difference. A zoomed page, or one whose screen image is not decoded yet, keeps its rect.
+    private func aligned(_ page: PhotoPlacement, images: PhotoImages) -> PhotoPlacement {
+        guard let image = images.screenImage(page.index)?.image,
+              abs(page.rect.width - Double(image.width)) < 0.5, abs(page.rect.height - Double(image.height)) < 0.5,
+              page.rect.minX.isFinite, page.rect.minY.isFinite else { return page }
+        let x = (page.rect.midX - Double(image.width) / 2).rounded()
+        let y = (page.rect.midY - Double(image.height) / 2).rounded()
+        return PhotoPlacement(index: page.index, rect: Rect(x: x, y: y, width: Double(image.width), height: Double(image.height)))
     }
 
     /// The photo aspect-filled into `rect` and clipped to it: for a page the rect already has the
