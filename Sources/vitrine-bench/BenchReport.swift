@@ -70,6 +70,9 @@ struct BenchReport {
             "  a solid alpha mask and draws the photo bilinear; for the swipe it fills black and draws",
             "  the pages; for the scroll it fills the background and draws every cell. The frame is",
             "  the same one each run, so the renderer's grid layer is reused as in a real transition.",
+            "  The renderer puts a page shown at its image's own size on whole pixels (a row copy),",
+            "  pixman draws it at the fractional offset: hence the swipe's large `max diff`, a",
+            "  sub-pixel shift of the same picture.",
             "- The frames drawn:",
         ] + frames.map { "  - " + $0 } + [
             "- JPEG rows: `JPEGDecoder.decode` of \((photo as NSString).lastPathComponent) "
