@@ -40,6 +40,7 @@ final class KioskRunner {
     private var lastSampleTime = 0.0
     private var lastPresent = 0.0
     private var imagesChanged = false
+    private var redrawOwed = false
     private var fingersDown = false
     private var stopping = false
     private var readySent = false
@@ -323,9 +324,12 @@ final class KioskRunner {
     /// Draws the next frame when something may have changed and no flip is in flight, at most
     /// once per refresh period (virtio-gpu and some drivers complete flips faster than vblank).
     private func drawIfNeeded(force: Bool = false) {
+        // A forced frame (the library or the settings changed, the screen woke) stays owed until
+        // it is on screen: a flip in flight or the frame-rate limit only postpones it.
+        if force { redrawOwed = true }
         guard let output, let viewer, !blanked, displayConnected, !stopping else { return }
         let animating = viewer.scene.isAnimating || fingersDown
-        guard force || animating || imagesChanged || lastFrame == nil else { return }
+        guard redrawOwed || animating || imagesChanged || lastFrame == nil else { return }
         guard !output.isFlipPending else { return }   // the flip event calls back here
         let now = MonotonicClock.now()
         let earliest = lastPresent + output.refreshPeriod * 0.9
@@ -336,7 +340,7 @@ final class KioskRunner {
         let shownAt = max(output.nextVblank(after: now), lastSampleTime)
         let frame = viewer.frame(at: shownAt)
         lastSampleTime = shownAt
-        if !force && !imagesChanged && frame == lastFrame { return }
+        if !redrawOwed && !imagesChanged && frame == lastFrame { return }
         imagesChanged = false
         let start = MonotonicClock.now()
         viewer.draw(frame, into: &canvas)
@@ -351,6 +355,7 @@ final class KioskRunner {
         statistics.record(composeTime: end - start, missedVblanks: animating ? missed : 0)
         lastPresent = start
         lastFrame = frame
+        redrawOwed = false
         pingWatchdog(now: end)
     }
 

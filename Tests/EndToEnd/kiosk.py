@@ -297,8 +297,12 @@ class KioskTestCase(unittest.TestCase):
             if time.monotonic() > deadline:
                 kept = self.machine.workdir / f"failed-{self.id().rsplit('.', 1)[-1]}.ppm"
                 self.machine.screendump(kept)
+                try:
+                    log = self.machine.log_of("vitrine")[-3000:]
+                except Exception as error:  # the log helps; its absence must not hide the failure
+                    log = f"(no vitrine log: {error})"
                 self.fail(f"{what} not as expected within {timeout} s (screen kept in {kept}): "
-                          + "; ".join(found[:6]))
+                          + "; ".join(found[:6]) + f"\nvitrine's log ends with:\n{log}")
             time.sleep(0.2)
 
     def stop_and_time(self, name: str, signal: str) -> tuple[int, float, str]:
