@@ -88,7 +88,8 @@ public final class DRMCard {
         throw DRMError.noConnectedCard(cards: paths)
     }
 
-    static func cardPaths(in directory: String) -> [String] {
+    /// /dev/dri/card* in numeric order.
+    public static func cardPaths(in directory: String = "/dev/dri") -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var numbers: [Int] = []

@@ -59,10 +59,6 @@ final class DisplayOutput {
         try display.present(target)
     }
 
-    /// The time the next flip will be shown: the vblank after now on the last flip's grid.
-    func nextVblank(after now: Double) -> Double {
-        display.expectedFlipTime(after: now)
-    }
 
     func close(logger: Logger) {
         if let error = display.close() {

@@ -1,4 +1,5 @@
 import Config
+import DRM
 import Foundation
 import Geometry
 import Logging
@@ -81,8 +82,5 @@ enum SamplePhotos {
 
 /// What /dev/dri holds.
 enum DisplayDevices {
-    static func anyCardPresent() -> Bool {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        return names.contains { $0.hasPrefix("card") }
-    }
+    static func anyCardPresent() -> Bool { !DRMCard.cardPaths().isEmpty }
 }

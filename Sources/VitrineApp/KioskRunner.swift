@@ -337,7 +337,7 @@ final class KioskRunner {
             try? frameTimer.arm(at: earliest)
             return
         }
-        let shownAt = max(output.nextVblank(after: now), lastSampleTime)
+        let shownAt = max(output.display.expectedFlipTime(after: now), lastSampleTime)
         let frame = viewer.frame(at: shownAt)
         lastSampleTime = shownAt
         if !redrawOwed && !imagesChanged && frame == lastFrame { return }

@@ -53,7 +53,9 @@ public final class PhotoStore: PhotoImages {
     }
 
     /// Photo sizes after EXIF orientation, for the scene's layout.
-    public var orientedSizes: [Size] {
+    public var orientedSizes: [Size] { Self.orientedSizes(of: photos) }
+
+    public static func orientedSizes(of photos: [PhotoInfo]) -> [Size] {
         photos.map { Size(width: $0.size.width, height: $0.size.height) }
     }
 

@@ -19,13 +19,11 @@ public final class Viewer {
                 onDecoded: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.screenSize = screenSize
-        let columns = Double(settings.grid.columns), spacing = settings.grid.spacing
-        let cellSide = (screenSize.width - (columns + 1) * spacing) / columns
-        store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: cellSide,
+        scene = Scene(settings: settings, screenSize: screenSize, photoSizes: PhotoStore.orientedSizes(of: photos))
+        store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
                            logger: logger, onDecoded: onDecoded)
-        scene = Scene(settings: settings, screenSize: screenSize, photoSizes: store.orientedSizes)
         renderer = Renderer(grid: settings.grid)
     }
 
