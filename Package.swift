@@ -35,7 +35,7 @@ let package = Package(
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),
-        .target(name: "Blitter", dependencies: ["Geometry"]),
+        .target(name: "Blitter", dependencies: ["Geometry", "CLinux"]),
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),

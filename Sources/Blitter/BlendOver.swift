@@ -12,9 +12,7 @@ extension Bitmap {
         if a == 0 { return copy(from: source, sourceRect: area, to: (area.minX, area.minY)) }
         let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x007F_007F_007F
         let inverse = UInt64(255 - a)
-        let (colorLow, colorHigh) = PixelVector.split(color & 0x00FF_FFFF)
-        let bias = Lanes(repeating: 127), alphaLanes = Lanes(repeating: UInt16(a))
-        let weightedLow = colorLow &* alphaLanes &+ bias, weightedHigh = colorHigh &* alphaLanes &+ bias
+        let (weightedLow, weightedHigh) = PixelVector.weighted(color & 0x00FF_FFFF, alpha: UInt16(a))
         let inverseLanes = Lanes(repeating: UInt16(255 - a))
         let stride = self.stride, sourceStride = source.stride, width = area.width
         pixels.withUnsafeMutableBufferPointer { buffer in

@@ -24,39 +24,87 @@ enum PixelVector {
     /// rounded down, the fixed-point multiply of the bilinear passes.
     ///
     /// This relies on the optimiser inlining the standard library's generic SIMD conversions,
-    /// which it does while the calling function stays moderate in size; when it stops (seen when
-    /// the blends used this too), each vector becomes a call and the blits get several times
-    /// slower. `vitrine-bench` shows it at once; a rewrite with bitcasts avoided the calls but
-    /// compiled to slower code.
+    /// which it does while the calling function stays moderate in size and nothing else in the
+    /// module needs the same conversions; when it stops, each vector becomes a call and the blits
+    /// get several times slower. `vitrine-bench` shows it at once. A rewrite with shuffles
+    /// compiled to 32-bit multiplies in some callers; code elsewhere in the blitter keeps to
+    /// `widen`, `narrow` and 16-bit multiplies (`&*`), which compile the same everywhere.
     @inline(__always)
     static func multiplyHigh(_ a: Lanes, _ b: Lanes) -> Lanes {
         Lanes(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* SIMD8<UInt32>(truncatingIfNeeded: b)) &>> 16)
     }
 
-    /// x / 255 for x <= 65279 in every lane (a blend's sums stay below 65153), exactly:
-    /// (x + 1 + x >> 8) >> 8, which does not overflow 16 bits there.
+    /// Eight bytes zero-extended to 16-bit lanes (one `punpcklbw` with zero).
     @inline(__always)
-    static func divide255(_ x: Lanes) -> Lanes {
-        (x &+ 1 &+ (x &>> 8)) &>> 8
+    static func widen(_ b: SIMD8<UInt8>) -> Lanes {
+        let zero: UInt8 = 0
+        return unsafeBitCast(SIMD16<UInt8>(b[0], zero, b[1], zero, b[2], zero, b[3], zero,
+                                           b[4], zero, b[5], zero, b[6], zero, b[7], zero), to: Lanes.self)
+    }
+
+    /// The first and the last eight of sixteen bytes (`SIMD16.lowHalf` and `highHalf` are not
+    /// always inlined).
+    @inline(__always)
+    static func low(_ v: SIMD16<UInt8>) -> SIMD8<UInt8> { SIMD8(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]) }
+    @inline(__always)
+    static func high(_ v: SIMD16<UInt8>) -> SIMD8<UInt8> { SIMD8(v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]) }
+
+    /// The low bytes of the lanes of `low` then `high` (each lane at most 255): four pixels'
+    /// bytes from their 16-bit channels.
+    @inline(__always)
+    static func narrow(_ low: Lanes, _ high: Lanes) -> SIMD16<UInt8> {
+        let l = unsafeBitCast(low, to: SIMD16<UInt8>.self), h = unsafeBitCast(high, to: SIMD16<UInt8>.self)
+        return SIMD16<UInt8>(l[0], l[2], l[4], l[6], l[8], l[10], l[12], l[14],
+                             h[0], h[2], h[4], h[6], h[8], h[10], h[12], h[14])
+    }
+
+    /// The high bytes of the lanes of `low` then `high`: x >> 8 of every lane, packed.
+    @inline(__always)
+    static func narrowHigh(_ low: Lanes, _ high: Lanes) -> SIMD16<UInt8> {
+        let l = unsafeBitCast(low, to: SIMD16<UInt8>.self), h = unsafeBitCast(high, to: SIMD16<UInt8>.self)
+        return SIMD16<UInt8>(l[1], l[3], l[5], l[7], l[9], l[11], l[13], l[15],
+                             h[1], h[3], h[5], h[7], h[9], h[11], h[13], h[15])
+    }
+
+    /// `narrow` of one vector: its lanes' low bytes.
+    @inline(__always)
+    static func narrow(_ lanes: Lanes) -> SIMD8<UInt8> {
+        let b = unsafeBitCast(lanes, to: SIMD16<UInt8>.self)
+        return SIMD8<UInt8>(b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14])
+    }
+
+    /// round(v / 255) for v <= 65025 in every lane, given t = v + 128: (t + t >> 8) >> 8, which
+    /// is exact there and does not overflow 16 bits. round(v / 255) is the same integer as
+    /// (v + 127) / 255 (PixelMath's rounding): v + 127.5 and v + 127 never straddle a multiple of 255.
+    @inline(__always)
+    static func divide255(biased t: Lanes) -> Lanes {
+        (t &+ (t &>> 8)) &>> 8
     }
 
     /// `PixelMath.blend` on four pixels: (source * a + destination * (255 - a) + 127) / 255 per
     /// channel, the same integers.
     @inline(__always)
     static func blend(_ source: Lanes, over destination: Lanes, alpha: Lanes, inverse: Lanes) -> Lanes {
-        let bias = Lanes(repeating: 127)
-        let low = divide255((source & lowBytes) &* alpha &+ (destination & lowBytes) &* inverse &+ bias)
-        let high = divide255((source &>> 8) &* alpha &+ (destination &>> 8) &* inverse &+ bias)
+        let bias = Lanes(repeating: 128)
+        let low = divide255(biased: (source & lowBytes) &* alpha &+ (destination & lowBytes) &* inverse &+ bias)
+        let high = divide255(biased: (source &>> 8) &* alpha &+ (destination &>> 8) &* inverse &+ bias)
         return low | (high &<< 8)
     }
 
-    /// The same with a constant source already weighted: `weighted` = colour * a + 127 in the
-    /// low-byte and high-byte lane layouts.
+    /// The same with a constant source already weighted: `weighted` = colour * a + 128 in the
+    /// low-byte and high-byte lane layouts (`weighted(_:alpha:)`).
     @inline(__always)
     static func blend(weightedLow: Lanes, weightedHigh: Lanes, over destination: Lanes, inverse: Lanes) -> Lanes {
-        let low = divide255(weightedLow &+ (destination & lowBytes) &* inverse)
-        let high = divide255(weightedHigh &+ (destination &>> 8) &* inverse)
+        let low = divide255(biased: weightedLow &+ (destination & lowBytes) &* inverse)
+        let high = divide255(biased: weightedHigh &+ (destination &>> 8) &* inverse)
         return low | (high &<< 8)
+    }
+
+    /// A constant colour times `alpha` with the rounding bias, for `blend(weightedLow:...)`.
+    static func weighted(_ color: UInt32, alpha: UInt16) -> (low: Lanes, high: Lanes) {
+        let (low, high) = split(color)
+        let bias = Lanes(repeating: 128), a = Lanes(repeating: alpha)
+        return (low &* a &+ bias, high &* a &+ bias)
     }
 
     /// A colour's channels spread over the lanes like four copies of the pixel, split into the

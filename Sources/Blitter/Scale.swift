@@ -17,6 +17,9 @@ extension Bitmap {
                                          destination: destination, clip: clip.intersection(bounds))
         else { return }
         switch quality {
+        case .bilinear where mapping.stepX < 65536 && mapping.stepY <= 65536 && source.width >= 2:
+            // Enlarging across (1:1 across has its own paths below) and not shrinking down.
+            drawBilinearEnlarging(source, mapping: mapping, alpha: a)
         case .bilinear: drawBilinear(source, mapping: mapping, alpha: a)
         case .nearest: drawNearest(source, mapping: mapping, alpha: a)
         }

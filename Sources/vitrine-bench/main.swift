@@ -178,6 +178,21 @@ do {
              exact: { $0.drawScaledReference(frameImage, sourceRect: source, into: destination, clip: screen) })
 }
 do {
+    // Enlarged by 1.5 about the centre: a photo zoomed in.
+    // pixman gets a view of the pixels the crop touches, so that it clamps at the crop's edges
+    // as the blitter does (PAD) instead of reading the pixels around it.
+    let source = Rect(x: Double(width) / 6, y: Double(height) / 6, width: Double(width) / 1.5, height: Double(height) / 1.5)
+    let destination = screen.rect
+    let (cropImage, cropRect) = frameSource.view(touchedBy: source)
+    blitCase("bilinear 150% (zoomed in)", start: gray,
+             ours: { $0.drawScaled(frameImage, sourceRect: source, into: destination, clip: screen) },
+             pixman: {
+                 cropImage.setScaling(sourceRect: cropRect, destination: destination)
+                 $0.composite(PIXMAN_OP_SRC, cropImage, rect: screen)
+             },
+             exact: { $0.drawScaledReference(frameImage, sourceRect: source, into: destination, clip: screen) })
+}
+do {
     // A 12 MP photo into a 320 px cell, from its mip chain; pixman gets the same mip level.
     let chain = MipChain(bigPhoto)
     let cell = Rect(x: 100.25, y: 200.5, width: 320, height: 320)

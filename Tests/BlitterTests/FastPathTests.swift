@@ -5,12 +5,12 @@ import Geometry
 /// The vector (four pixels at a time) paths against the scalar definitions, on random pictures
 /// and rects with odd widths so that both the vector body and the one-pixel tails run.
 @Suite struct FastPathTests {
-    @Test func vectorDivisionBy255IsExactForEveryBlendSum() {
-        // A blend's sums reach 255 * 255 + 127; the division holds up to 65279.
-        for start in stride(from: 0, to: 65280, by: 8) {
-            let x = Lanes((0..<8).map { UInt16(min(start + $0, 65279)) })
-            let q = PixelVector.divide255(x)
-            for lane in 0..<8 { #expect(q[lane] == x[lane] / 255, "\(x[lane])") }
+    @Test func vectorDivisionBy255RoundsEveryBlendSumLikeTheScalarBlend() {
+        // A blend's sums reach 255 * 255; given v + 128 the division must give (v + 127) / 255.
+        for start in stride(from: 0, through: 65025, by: 8) {
+            let v = (0..<8).map { min(start + $0, 65025) }
+            let q = PixelVector.divide255(biased: Lanes(v.map { UInt16($0 + 128) }))
+            for lane in 0..<8 { #expect(Int(q[lane]) == (v[lane] + 127) / 255, "\(v[lane])") }
         }
     }
 

@@ -111,6 +111,46 @@ import Geometry
         }
     }
 
+    @Test func enlargingMatchesTheReferenceWithinOneLevel() {
+        // Wide enough for the enlarging pass's runs of four consecutive source columns (scales
+        // near 1) as well as its gathered columns (larger scales), with and without alpha.
+        var rng = SplitMix64(seed: 13)
+        let source = TestImages.random(width: 160, height: 50, stride: 163, using: &rng)
+        for (round, scale) in [1.0004, 1.0035, 1.07, 1.3, 1.5, 2.25, 3].enumerated() {
+            let sourceRect = Rect(x: Double.random(in: 0...20, using: &rng), y: Double.random(in: 0...8, using: &rng),
+                                  width: 130, height: 38)
+            let destination = Rect(x: Double.random(in: -10...10, using: &rng), y: Double.random(in: -5...5, using: &rng),
+                                   width: 130 * scale, height: 38 * Double.random(in: 1...scale, using: &rng))
+            for alpha in [1, 0.4] {
+                let background = TestImages.random(width: 230, height: 90, using: &rng)
+                var fast = background, reference = background
+                fast.drawScaled(source, sourceRect: sourceRect, into: destination, clip: fast.bounds, alpha: alpha)
+                reference.drawScaledReference(source, sourceRect: sourceRect, into: destination, clip: reference.bounds, alpha: alpha)
+                let worst = zip(fast.pixels, reference.pixels).map { TestImages.channelDifference($0, $1) }.max() ?? 0
+                #expect(worst <= 1, "round \(round), scale \(scale), alpha \(alpha)")
+            }
+        }
+    }
+
+    @Test func aDrawSplitByClipsIsTheSameAsOneDraw() {
+        // Sample positions are anchored to the destination, not to the clip: the renderer may
+        // draw one photo in pieces, and the pieces must meet without a seam.
+        var rng = SplitMix64(seed: 14)
+        let source = TestImages.random(width: 90, height: 60, using: &rng)
+        for scale in [0.37, 0.75, 1.0035, 1.6] {
+            let destination = Rect(x: -3.3, y: 2.7, width: 90 * scale, height: 60 * scale)
+            var whole = Bitmap(width: 160, height: 110, color: TestImages.untouched)
+            whole.drawScaled(source, sourceRect: Rect(origin: .zero, size: source.size), into: destination, clip: whole.bounds)
+            var pieces = Bitmap(width: 160, height: 110, color: TestImages.untouched)
+            for clip in [PixelRect(x: 0, y: 0, width: 37, height: 110), PixelRect(x: 37, y: 0, width: 123, height: 41),
+                         PixelRect(x: 37, y: 41, width: 123, height: 69)] {
+                pieces.drawScaled(source, sourceRect: Rect(origin: .zero, size: source.size), into: destination, clip: clip)
+            }
+            let differing = zip(pieces.pixels, whole.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "scale \(scale)")
+        }
+    }
+
     @Test func resizedKeepsCorners() {
         let small = TestImages.distinct(width: 4, height: 4)
         #expect(TestImages.corners(of: small.resized(width: 13, height: 9)) == TestImages.corners(of: small))

@@ -4,6 +4,8 @@
 #define VITRINE_CLINUX_H
 
 #include <stdint.h>
+#include <stddef.h>
+#include <wchar.h>
 #include <malloc.h>
 #include <signal.h>
 #include <sys/epoll.h>
@@ -15,6 +17,13 @@
 #include <linux/input.h>
 #include <linux/netlink.h>
 #include <linux/uinput.h>
+
+// n 32-bit pixels set to `value` by glibc's wmemset, which picks the widest stores the CPU has at
+// run time (AVX2 where there is one); Swift code is compiled for the SSE2 baseline.
+static inline void vitrine_fill32(uint32_t *start, uint32_t value, size_t n) {
+    _Static_assert(sizeof(wchar_t) == sizeof(uint32_t), "wchar_t is 32 bits on Linux");
+    wmemset((wchar_t *)start, (wchar_t)value, n);
+}
 
 // evdev ioctls, each returning what ioctl returns (-1 with errno on failure).
 int vitrine_eviocgversion(int fd, int *version);

@@ -1,0 +1,152 @@
+extension Bitmap {
+    /// `drawScaled`'s bilinear pass when neither direction shrinks (a photo at or a little above
+    /// its image's size: the last frames of an opening, a zoom), horizontal first.
+    ///
+    /// Each source row the destination needs is interpolated across once into a row of channel
+    /// values in halves of a level (16-bit lanes); every destination row then blends two such
+    /// rows down, a contiguous pass with no gathering. Enlarging, consecutive destination rows
+    /// share source rows, so each is interpolated across about once. Across, four destination
+    /// columns whose samples start at four consecutive source columns (nearly all of them at a
+    /// scale near 1) read their pixels and their right neighbours as two 16-byte loads, no
+    /// shuffles; the others gather their pairs.
+    ///
+    /// Only 16-bit multiplies: the weights are whole 1/128ths, so a channel times a weight pair
+    /// sums to at most 255 * 128, and a half-level value times a pair to 510 * 128 < 65536. The
+    /// across pass rounds to half a level (off by at most 1/4), the down pass to a level: within
+    /// one level of `drawScaledReference`.
+    @inline(never)
+    mutating func drawBilinearEnlarging(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
+        let columnCount = mapping.columns.count, groupCount = (columnCount + 3) / 4, padded = groupCount * 4
+        // Per destination column (the padding repeats the last): the byte offset in a source row
+        // of the pair it blends and the pair's weights as lanes (a x 4, b x 4), a + b = 128. A
+        // sample clamped onto the last source column reads the pair ending there, weights swapped.
+        let pairOffset = UnsafeMutablePointer<Int32>.allocate(capacity: padded)
+        let weights = UnsafeMutablePointer<Lanes>.allocate(capacity: padded)
+        // Per group of four columns: whether their pairs are consecutive. Such a group's four
+        // weight slots hold (a of columns 0-1, a of 2-3, b of 0-1, b of 2-3) instead.
+        let isRun = UnsafeMutablePointer<Bool>.allocate(capacity: groupCount)
+        defer { pairOffset.deallocate(); weights.deallocate(); isRun.deallocate() }
+        for i in 0..<padded {
+            let x = mapping.columns.lowerBound + min(i, columnCount - 1)
+            let sample = ScaleMapping.bilinear(mapping.sourceX(x), in: mapping.sourceColumns)
+            var b = UInt16(sample.weight * 128), a = 128 - b, column = sample.first
+            if column + 1 >= source.width {
+                column -= 1
+                swap(&a, &b)
+            }
+            pairOffset[i] = Int32(truncatingIfNeeded: column * 4)
+            weights[i] = Lanes(lowHalf: SIMD4(repeating: a), highHalf: SIMD4(repeating: b))
+        }
+        for g in 0..<groupCount {
+            let first = 4 * g, offset = pairOffset[first]
+            isRun[g] = (1..<4).allSatisfy { pairOffset[first + $0] == offset + Int32(4 * $0) }
+            guard isRun[g] else { continue }
+            let w = (weights[first], weights[first + 1], weights[first + 2], weights[first + 3])
+            weights[first] = Lanes(lowHalf: w.0.lowHalf, highHalf: w.1.lowHalf)
+            weights[first + 1] = Lanes(lowHalf: w.2.lowHalf, highHalf: w.3.lowHalf)
+            weights[first + 2] = Lanes(lowHalf: w.0.highHalf, highHalf: w.1.highHalf)
+            weights[first + 3] = Lanes(lowHalf: w.2.highHalf, highHalf: w.3.highHalf)
+        }
+
+        // Two interpolated rows (4 lanes per padded column) and the source rows they hold.
+        let rowLanes = padded * 4
+        let across = UnsafeMutablePointer<UInt16>.allocate(capacity: 2 * rowLanes)
+        defer { across.deallocate() }
+        var held = (-1, -1)
+
+        let stride = self.stride, sourceStride = source.stride
+        let blend = alpha < 255
+        let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(255 - alpha))
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            source.pixels.withUnsafeBufferPointer { sourceBuffer in
+                guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
+                /// The interpolated row of source row `r`, computed unless held; never overwrites
+                /// the buffer holding `keep`.
+                func interpolated(_ r: Int, keeping keep: Int) -> UnsafeMutablePointer<UInt16> {
+                    if held.0 == r { return across }
+                    if held.1 == r { return across + rowLanes }
+                    let slot = held.0 == keep ? 1 : 0
+                    let out = across + slot * rowLanes
+                    Self.interpolateAcross(UnsafeRawPointer(sourceBase + r * sourceStride), groupCount: groupCount,
+                                           pairOffset: pairOffset, weights: weights, isRun: isRun, into: out)
+                    if slot == 0 { held.0 = r } else { held.1 = r }
+                    return out
+                }
+                for y in mapping.rows {
+                    let sample = ScaleMapping.bilinear(mapping.sourceY(y), in: mapping.sourceRows)
+                    // The lower row's weight in 128ths; 0 reads one row.
+                    let b = UInt16(sample.weight * 128)
+                    let top = UnsafeRawPointer(interpolated(sample.first, keeping: sample.second))
+                    let bottom = b == 0 ? top : UnsafeRawPointer(interpolated(sample.second, keeping: sample.first))
+                    let upper = Lanes(repeating: 128 - b), lower = Lanes(repeating: b)
+                    let row = base + y * stride + mapping.columns.lowerBound
+                    /// Four finished pixels at column i: half-levels times 128ths is 256ths of a level.
+                    @inline(__always) func four(_ i: Int) -> Lanes {
+                        @inline(__always) func down(_ offset: Int) -> Lanes {
+                            let t = top.loadUnaligned(fromByteOffset: offset, as: Lanes.self)
+                            let u = bottom.loadUnaligned(fromByteOffset: offset, as: Lanes.self)
+                            return t &* upper &+ u &* lower &+ Lanes(repeating: 128)
+                        }
+                        // Rounded: the high byte of each lane.
+                        return unsafeBitCast(PixelVector.narrowHigh(down(i &* 8), down(i &* 8 &+ 16)), to: Lanes.self)
+                    }
+                    var i = 0
+                    while i &+ 4 <= columnCount {
+                        var pixels = four(i)
+                        if blend {
+                            pixels = PixelVector.blend(pixels, over: PixelVector.load(row + i), alpha: alphaLanes, inverse: inverseLanes)
+                        }
+                        let masked = unsafeBitCast(pixels, to: SIMD4<UInt32>.self) & PixelVector.colorMask
+                        PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: row + i)
+                        i &+= 4
+                    }
+                    if i < columnCount {
+                        let tail = unsafeBitCast(four(i), to: SIMD4<UInt32>.self)
+                        for k in 0..<(columnCount - i) {
+                            let pixel = tail[k] & 0x00FF_FFFF
+                            row[i + k] = blend ? PixelMath.blend(pixel, over: row[i + k], alpha: UInt64(alpha)) : pixel
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One source row interpolated across for every (padded) destination column: four lanes per
+    /// column, each channel in halves of a level (rounded).
+    @inline(__always)
+    private static func interpolateAcross(_ row: UnsafeRawPointer, groupCount: Int, pairOffset: UnsafePointer<Int32>,
+                                          weights: UnsafePointer<Lanes>, isRun: UnsafePointer<Bool>,
+                                          into out: UnsafeMutablePointer<UInt16>) {
+        let raw = UnsafeMutableRawPointer(out)
+        @inline(__always) func widen(_ bytes: SIMD8<UInt8>) -> Lanes { PixelVector.widen(bytes) }
+        for g in 0..<groupCount {
+            let first = 4 * g, w = weights + first
+            let low: Lanes, high: Lanes
+            if isRun[g] {
+                // Columns c..c+3 and their right neighbours c+1..c+4.
+                let offset = Int(pairOffset[first])
+                let here = row.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                let next = row.loadUnaligned(fromByteOffset: offset + 4, as: SIMD16<UInt8>.self)
+                low = widen(PixelVector.low(here)) &* w[0] &+ widen(PixelVector.low(next)) &* w[2]
+                high = widen(PixelVector.high(here)) &* w[1] &+ widen(PixelVector.high(next)) &* w[3]
+            } else {
+                @inline(__always) func pair(_ k: Int) -> Lanes {
+                    widen(row.loadUnaligned(fromByteOffset: Int(pairOffset[first + k]), as: SIMD8<UInt8>.self)) &* w[k]
+                }
+                // Each pair's two weighted pixels added: the low 64 bits of one vector to its high.
+                @inline(__always) func sum(_ p: Lanes, _ q: Lanes) -> Lanes {
+                    let p64 = unsafeBitCast(p, to: SIMD2<UInt64>.self), q64 = unsafeBitCast(q, to: SIMD2<UInt64>.self)
+                    return unsafeBitCast(SIMD2<UInt64>(p64[0], q64[0]), to: Lanes.self)
+                        &+ unsafeBitCast(SIMD2<UInt64>(p64[1], q64[1]), to: Lanes.self)
+                }
+                low = sum(pair(0), pair(1))
+                high = sum(pair(2), pair(3))
+            }
+            // 128ths of a level to halves, rounded.
+            let rounding = Lanes(repeating: 32)
+            raw.storeBytes(of: (low &+ rounding) &>> 6, toByteOffset: g &* 32, as: Lanes.self)
+            raw.storeBytes(of: (high &+ rounding) &>> 6, toByteOffset: g &* 32 &+ 16, as: Lanes.self)
+        }
+    }
+}
