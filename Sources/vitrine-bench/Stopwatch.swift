@@ -34,19 +34,25 @@ enum Stopwatch {
 
 extension Stopwatch {
     /// `first` and `second` measured in alternation, so that load from other processes, which
-    /// comes and goes, weighs on both alike and their ratio stays fair.
+    /// comes and goes, weighs on both alike and their ratio stays fair. Each timed run follows an
+    /// untimed one of the same operation: a full frame's pictures are 8 MB each, and otherwise
+    /// each side would start from a cache the other had just filled with its own pictures (and
+    /// pay for writing back the other's dirty lines), which skews the memory-bound rows by more
+    /// than their difference.
     static func measurePair(minRuns: Int = 20, maxRuns: Int = 200, budget: Double = 2, warmUp: Int = 3,
                             _ first: () -> Void, _ second: () -> Void) -> (Timing, Timing) {
         for _ in 0..<warmUp { first(); second() }
         var a: [Double] = [], b: [Double] = []
+        func timed(_ body: () -> Void) -> Double {
+            body()
+            let t0 = now()
+            body()
+            return (now() - t0) * 1000
+        }
         let start = now()
         while a.count < minRuns || (a.count < maxRuns && now() - start < budget) {
-            var t0 = now()
-            first()
-            a.append((now() - t0) * 1000)
-            t0 = now()
-            second()
-            b.append((now() - t0) * 1000)
+            a.append(timed(first))
+            b.append(timed(second))
         }
         return (timing(a), timing(b))
     }
