@@ -5,15 +5,15 @@ extension Bitmap {
     /// it at `alpha`: exactly `copy` then `blend(_:color:alpha:)`, in one pass that reads the
     /// source once and writes here once (the dimmed grid under a transition, from a cached layer).
     public mutating func blend(_ rect: PixelRect, color: UInt32, alpha: Double, over source: Bitmap) {
-        let a = PixelMath.alphaByte(alpha)
-        if a == 255 { return fill(rect.intersection(source.bounds), color: color) }
+        let a = PixelMath.alphaWeight(alpha)
+        if a == PixelMath.opaque { return fill(rect.intersection(source.bounds), color: color) }
         let area = rect.intersection(bounds).intersection(source.bounds)
         guard !area.isEmpty else { return }
         if a == 0 { return copy(from: source, sourceRect: area, to: (area.minX, area.minY)) }
-        let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x007F_007F_007F
-        let inverse = UInt64(255 - a)
+        let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x0080_0080_0080
+        let inverse = UInt64(PixelMath.opaque - a)
         let (weightedLow, weightedHigh) = PixelVector.weighted(color & 0x00FF_FFFF, alpha: UInt16(a))
-        let inverseLanes = Lanes(repeating: UInt16(255 - a))
+        let inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - a))
         let stride = self.stride, sourceStride = source.stride, width = area.width
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in

@@ -28,13 +28,13 @@ extension Bitmap {
     /// same rounding as `blend(_:color:alpha:)`.
     public mutating func blend(from source: Bitmap, sourceRect: PixelRect? = nil, to origin: (x: Int, y: Int),
                                alpha: Double, clip: PixelRect? = nil) {
-        let a = PixelMath.alphaByte(alpha)
+        let a = PixelMath.alphaWeight(alpha)
         if a == 0 { return }
-        if a == 255 { return copy(from: source, sourceRect: sourceRect, to: origin, clip: clip) }
+        if a == PixelMath.opaque { return copy(from: source, sourceRect: sourceRect, to: origin, clip: clip) }
         guard let span = CopySpan(source: source, sourceRect: sourceRect, origin: origin,
                                   target: clip.map { $0.intersection(bounds) } ?? bounds) else { return }
         let stride = self.stride, sourceStride = source.stride, weight = UInt64(a)
-        let alphaLanes = Lanes(repeating: UInt16(a)), inverseLanes = Lanes(repeating: UInt16(255 - a))
+        let alphaLanes = Lanes(repeating: UInt16(a)), inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - a))
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }

@@ -28,19 +28,19 @@ extension Bitmap {
     }
 
     /// Lays `color` over `rect` (clipped to the bitmap) with a constant `alpha` in 0...1: the
-    /// dimmed background over the grid. With a = round(alpha * 255), each channel becomes
-    /// (color * a + old * (255 - a) + 127) / 255 in integers, so alpha 0 leaves the pixels alone,
-    /// alpha 1 gives `color`, and 50 % black over white gives 0x7F.
+    /// dimmed background over the grid. With a = round(alpha * 256), each channel becomes
+    /// (color * a + old * (256 - a) + 128) / 256 in integers, so alpha 0 leaves the pixels alone,
+    /// alpha 1 gives `color`, and 50 % black over white gives 0x80.
     public mutating func blend(_ rect: PixelRect, color: UInt32, alpha: Double) {
-        let a = PixelMath.alphaByte(alpha)
+        let a = PixelMath.alphaWeight(alpha)
         if a == 0 { return }
-        if a == 255 { return fill(rect, color: color) }
+        if a == PixelMath.opaque { return fill(rect, color: color) }
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
-        let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x007F_007F_007F
-        let inverse = UInt64(255 - a)
+        let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x0080_0080_0080
+        let inverse = UInt64(PixelMath.opaque - a)
         let (weightedLow, weightedHigh) = PixelVector.weighted(color & 0x00FF_FFFF, alpha: UInt16(a))
-        let inverseLanes = Lanes(repeating: UInt16(255 - a))
+        let inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - a))
         let stride = self.stride, width = area.width
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

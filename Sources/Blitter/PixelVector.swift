@@ -73,31 +73,24 @@ enum PixelVector {
         return SIMD8<UInt8>(b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14])
     }
 
-    /// round(v / 255) for v <= 65025 in every lane, given t = v + 128: (t + t >> 8) >> 8, which
-    /// is exact there and does not overflow 16 bits. round(v / 255) is the same integer as
-    /// (v + 127) / 255 (PixelMath's rounding): v + 127.5 and v + 127 never straddle a multiple of 255.
-    @inline(__always)
-    static func divide255(biased t: Lanes) -> Lanes {
-        (t &+ (t &>> 8)) &>> 8
-    }
-
-    /// `PixelMath.blend` on four pixels: (source * a + destination * (255 - a) + 127) / 255 per
-    /// channel, the same integers.
+    /// `PixelMath.blend` on four pixels: (source * a + destination * (256 - a) + 128) / 256 per
+    /// channel, the same integers. The low bytes' sums shift down into place; the high bytes'
+    /// sums already have their result in the high byte.
     @inline(__always)
     static func blend(_ source: Lanes, over destination: Lanes, alpha: Lanes, inverse: Lanes) -> Lanes {
         let bias = Lanes(repeating: 128)
-        let low = divide255(biased: (source & lowBytes) &* alpha &+ (destination & lowBytes) &* inverse &+ bias)
-        let high = divide255(biased: (source &>> 8) &* alpha &+ (destination &>> 8) &* inverse &+ bias)
-        return low | (high &<< 8)
+        let low = ((source & lowBytes) &* alpha &+ (destination & lowBytes) &* inverse &+ bias) &>> 8
+        let high = ((source &>> 8) &* alpha &+ (destination &>> 8) &* inverse &+ bias) & highBytes
+        return low | high
     }
 
     /// The same with a constant source already weighted: `weighted` = colour * a + 128 in the
     /// low-byte and high-byte lane layouts (`weighted(_:alpha:)`).
     @inline(__always)
     static func blend(weightedLow: Lanes, weightedHigh: Lanes, over destination: Lanes, inverse: Lanes) -> Lanes {
-        let low = divide255(biased: weightedLow &+ (destination & lowBytes) &* inverse)
-        let high = divide255(biased: weightedHigh &+ (destination &>> 8) &* inverse)
-        return low | (high &<< 8)
+        let low = (weightedLow &+ (destination & lowBytes) &* inverse) &>> 8
+        let high = (weightedHigh &+ (destination &>> 8) &* inverse) & highBytes
+        return low | high
     }
 
     /// A constant colour times `alpha` with the rounding bias, for `blend(weightedLow:...)`.

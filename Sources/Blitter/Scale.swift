@@ -11,7 +11,7 @@ extension Bitmap {
     /// draw from a `MipChain` for that.
     public mutating func drawScaled(_ source: Bitmap, sourceRect: Rect, into destination: Rect, clip: PixelRect,
                                     quality: ScaleQuality = .bilinear, alpha: Double = 1) {
-        let a = PixelMath.alphaByte(alpha)
+        let a = PixelMath.alphaWeight(alpha)
         guard a > 0, !source.isEmpty,
               let mapping = ScaleMapping(sourceSize: (source.width, source.height), sourceRect: sourceRect,
                                          destination: destination, clip: clip.intersection(bounds))
@@ -93,8 +93,8 @@ extension Bitmap {
         blended.initialize(repeating: 0, count: laneCount)
         defer { blended.deallocate() }
 
-        let blend = alpha < 255
-        let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(255 - alpha))
+        let blend = alpha < PixelMath.opaque
+        let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - alpha))
         /// Four finished pixels into the row, over what is there at `alpha`.
         @inline(__always) func emit(_ pixels: Lanes, _ to: UnsafeMutablePointer<UInt32>) {
             let laid = blend ? PixelVector.blend(pixels, over: PixelVector.load(to), alpha: alphaLanes, inverse: inverseLanes) : pixels
@@ -461,7 +461,7 @@ extension Bitmap {
 
     private mutating func drawNearest(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
-        let opaque = alpha == 255, weight = UInt64(alpha)
+        let opaque = alpha == PixelMath.opaque, weight = UInt64(alpha)
         withUnsafeTemporaryAllocation(of: Int.self, capacity: columnCount) { table in
             guard let columns = table.baseAddress else { return }
             for (i, x) in mapping.columns.enumerated() {

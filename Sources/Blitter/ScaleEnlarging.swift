@@ -55,8 +55,8 @@ extension Bitmap {
         var held = (-1, -1)
 
         let stride = self.stride, sourceStride = source.stride
-        let blend = alpha < 255
-        let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(255 - alpha))
+        let blend = alpha < PixelMath.opaque
+        let alphaLanes = Lanes(repeating: UInt16(alpha)), inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - alpha))
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }

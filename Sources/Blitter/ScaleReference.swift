@@ -6,7 +6,7 @@ extension Bitmap {
     /// public so that the benchmark can measure both against it.
     public mutating func drawScaledReference(_ source: Bitmap, sourceRect: Rect, into destination: Rect, clip: PixelRect,
                                       quality: ScaleQuality = .bilinear, alpha: Double = 1) {
-        let a = PixelMath.alphaByte(alpha)
+        let a = PixelMath.alphaWeight(alpha)
         guard a > 0, !source.isEmpty,
               let mapping = ScaleMapping(sourceSize: (source.width, source.height), sourceRect: sourceRect,
                                          destination: destination, clip: clip.intersection(bounds))
@@ -32,7 +32,7 @@ extension Bitmap {
                     }
                     pixel = result
                 }
-                self[x, y] = a == 255 ? pixel : PixelMath.referenceBlend(pixel, over: self[x, y], alpha: a)
+                self[x, y] = a == PixelMath.opaque ? pixel : PixelMath.referenceBlend(pixel, over: self[x, y], alpha: a)
             }
         }
     }

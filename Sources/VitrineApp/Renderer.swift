@@ -25,7 +25,7 @@ public struct Renderer {
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
         let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) })
         let level = Self.alphaLevel(frame.backgroundAlpha)
-        if !frame.drawsGrid || level == 255 {
+        if !frame.drawsGrid || level == Self.opaqueLevel {
             for rect in uncovered { target.fill(rect, color: Pixel.black) }
         } else if level == 0 && photos.isEmpty {
             // The plain grid (scrolling): drawn directly, it changes with every frame.
@@ -145,12 +145,9 @@ public struct Renderer {
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
-    /// round(alpha * 255) like the blitter's blends: 0 draws nothing, 255 is opaque.
-    static func alphaLevel(_ alpha: Double) -> Int {
-        guard alpha > 0 else { return 0 }
-        guard alpha < 1 else { return 255 }
-        return Int((alpha * 255).rounded())
-    }
+    /// The blitter's blend weight for `alpha`: 0 draws nothing, `opaqueLevel` covers.
+    static func alphaLevel(_ alpha: Double) -> Int { PixelMath.alphaWeight(alpha) }
+    static let opaqueLevel = PixelMath.opaque
 
     /// `area` without `holes`, as disjoint rectangles: bands between the holes' top and bottom
     /// edges, and in each band the runs between the holes that cross it.

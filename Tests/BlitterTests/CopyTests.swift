@@ -83,7 +83,7 @@ import Geometry
                     continue
                 }
                 let expected = zip(TestImages.channels(source[x - 3, y + 2]), TestImages.channels(background[x, y]))
-                    .map { s, d in (s * 128 + d * 127 + 127) / 255 }
+                    .map { s, d in (s * 128 + d * 128 + 128) / 256 }
                 #expect(TestImages.channels(half[x, y]) == expected)
             }
         }

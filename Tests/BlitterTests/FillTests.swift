@@ -49,13 +49,13 @@ import Geometry
 
     @Test func blendRoundsAsDocumentedForEveryAlpha() {
         var rng = SplitMix64(seed: 2)
-        for a in 0...255 {
+        for a in 0...256 {
             let color = UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
             var bitmap = TestImages.random(width: 16, height: 2, using: &rng)
             let before = bitmap
-            bitmap.blend(PixelRect(x: -1, y: -1, width: 100, height: 100), color: color, alpha: Double(a) / 255)
+            bitmap.blend(PixelRect(x: -1, y: -1, width: 100, height: 100), color: color, alpha: Double(a) / 256)
             for (old, new) in zip(before.pixels, bitmap.pixels) {
-                let expected = zip(TestImages.channels(color), TestImages.channels(old)).map { s, d in (s * a + d * (255 - a) + 127) / 255 }
+                let expected = zip(TestImages.channels(color), TestImages.channels(old)).map { s, d in (s * a + d * (256 - a) + 128) / 256 }
                 #expect(TestImages.channels(new) == expected, "alpha \(a)")
             }
         }
