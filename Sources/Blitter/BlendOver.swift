@@ -10,28 +10,14 @@ extension Bitmap {
         let area = rect.intersection(bounds).intersection(source.bounds)
         guard !area.isEmpty else { return }
         if a == 0 { return copy(from: source, sourceRect: area, to: (area.minX, area.minY)) }
-        let weighted = PixelMath.lanes(color) &* UInt64(a) &+ 0x0080_0080_0080
-        let inverse = UInt64(PixelMath.opaque - a)
-        let (weightedLow, weightedHigh) = PixelVector.weighted(color & 0x00FF_FFFF, alpha: UInt16(a))
-        let inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - a))
-        let stride = self.stride, sourceStride = source.stride, width = area.width
+        let blend = ColorBlend(color: color, weight: a)
+        let stride = self.stride, sourceStride = source.stride
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
                 for y in area.minY..<area.maxY {
-                    let row = base + y * stride + area.minX, from = sourceBase + y * sourceStride + area.minX
-                    var x = 0
-                    while x + 4 <= width {
-                        let blended = PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
-                                                        over: PixelVector.load(from + x), inverse: inverseLanes)
-                        let masked = unsafeBitCast(blended, to: SIMD4<UInt32>.self) & PixelVector.colorMask
-                        PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: row + x)
-                        x += 4
-                    }
-                    while x < width {
-                        row[x] = PixelMath.blend(weightedSource: weighted, over: from[x], inverseAlpha: inverse)
-                        x += 1
-                    }
+                    blend.row(from: sourceBase + y * sourceStride + area.minX, to: base + y * stride + area.minX,
+                              count: area.width)
                 }
             }
         }

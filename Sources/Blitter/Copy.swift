@@ -44,8 +44,7 @@ extension Bitmap {
                     @inline(__always) func blend4(_ x: Int) {
                         let blended = PixelVector.blend(PixelVector.load(from + x), over: PixelVector.load(to + x),
                                                         alpha: alphaLanes, inverse: inverseLanes)
-                        let masked = unsafeBitCast(blended, to: SIMD4<UInt32>.self) & PixelVector.colorMask
-                        PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: to + x)
+                        PixelVector.storePixels(blended, to: to + x)
                     }
                     var x = 0
                     // Eight pixels a turn: the loop's own bookkeeping weighs on a loop this short.

@@ -20,6 +20,12 @@ enum PixelVector {
         UnsafeMutableRawPointer(pixels).storeBytes(of: lanes, as: Lanes.self)
     }
 
+    /// Four finished pixels stored with their X byte cleared, as every drawing operation leaves it.
+    @inline(__always)
+    static func storePixels(_ lanes: Lanes, to pixels: UnsafeMutablePointer<UInt32>) {
+        store(unsafeBitCast(unsafeBitCast(lanes, to: SIMD4<UInt32>.self) & colorMask, to: Lanes.self), to: pixels)
+    }
+
     /// The high 16 bits of each 16 x 16-bit product (one `pmulhuw` / `umull`+shift): x * w / 65536
     /// rounded down, the fixed-point multiply of the bilinear passes.
     ///
@@ -28,7 +34,7 @@ enum PixelVector {
     /// module needs the same conversions; when it stops, each vector becomes a call and the blits
     /// get several times slower. `vitrine-bench` shows it at once. A rewrite with shuffles
     /// compiled to 32-bit multiplies in some callers; code elsewhere in the blitter keeps to
-    /// `widen`, `narrow` and 16-bit multiplies (`&*`), which compile the same everywhere.
+    /// `widen`, `narrowHigh` and 16-bit multiplies (`&*`), which compile the same everywhere.
     @inline(__always)
     static func multiplyHigh(_ a: Lanes, _ b: Lanes) -> Lanes {
         Lanes(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* SIMD8<UInt32>(truncatingIfNeeded: b)) &>> 16)
@@ -49,28 +55,12 @@ enum PixelVector {
     @inline(__always)
     static func high(_ v: SIMD16<UInt8>) -> SIMD8<UInt8> { SIMD8(v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15]) }
 
-    /// The low bytes of the lanes of `low` then `high` (each lane at most 255): four pixels'
-    /// bytes from their 16-bit channels.
-    @inline(__always)
-    static func narrow(_ low: Lanes, _ high: Lanes) -> SIMD16<UInt8> {
-        let l = unsafeBitCast(low, to: SIMD16<UInt8>.self), h = unsafeBitCast(high, to: SIMD16<UInt8>.self)
-        return SIMD16<UInt8>(l[0], l[2], l[4], l[6], l[8], l[10], l[12], l[14],
-                             h[0], h[2], h[4], h[6], h[8], h[10], h[12], h[14])
-    }
-
     /// The high bytes of the lanes of `low` then `high`: x >> 8 of every lane, packed.
     @inline(__always)
     static func narrowHigh(_ low: Lanes, _ high: Lanes) -> SIMD16<UInt8> {
         let l = unsafeBitCast(low, to: SIMD16<UInt8>.self), h = unsafeBitCast(high, to: SIMD16<UInt8>.self)
         return SIMD16<UInt8>(l[1], l[3], l[5], l[7], l[9], l[11], l[13], l[15],
                              h[1], h[3], h[5], h[7], h[9], h[11], h[13], h[15])
-    }
-
-    /// `narrow` of one vector: its lanes' low bytes.
-    @inline(__always)
-    static func narrow(_ lanes: Lanes) -> SIMD8<UInt8> {
-        let b = unsafeBitCast(lanes, to: SIMD16<UInt8>.self)
-        return SIMD8<UInt8>(b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14])
     }
 
     /// `PixelMath.blend` on four pixels: (source * a + destination * (256 - a) + 128) / 256 per

@@ -98,8 +98,7 @@ extension Bitmap {
         /// Four finished pixels into the row, over what is there at `alpha`.
         @inline(__always) func emit(_ pixels: Lanes, _ to: UnsafeMutablePointer<UInt32>) {
             let laid = blend ? PixelVector.blend(pixels, over: PixelVector.load(to), alpha: alphaLanes, inverse: inverseLanes) : pixels
-            let masked = unsafeBitCast(laid, to: SIMD4<UInt32>.self) & PixelVector.colorMask
-            PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: to)
+            PixelVector.storePixels(laid, to: to)
         }
         @inline(__always) func w0Lanes(_ w: UInt16) -> Lanes { Lanes(repeating: w) }
         // A 1:1 scale across (a page sliding, a grid cell's thumbnail): every destination column

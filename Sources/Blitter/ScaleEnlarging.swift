@@ -14,7 +14,6 @@ extension Bitmap {
     /// sums to at most 255 * 128, and a half-level value times a pair to 510 * 128 < 65536. The
     /// across pass rounds to half a level (off by at most 1/4), the down pass to a level: within
     /// one level of `drawScaledReference`.
-    @inline(never)
     mutating func drawBilinearEnlarging(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
         let columnCount = mapping.columns.count, groupCount = (columnCount + 3) / 4, padded = groupCount * 4
         // Per destination column (the padding repeats the last): the byte offset in a source row
@@ -96,8 +95,7 @@ extension Bitmap {
                         if blend {
                             pixels = PixelVector.blend(pixels, over: PixelVector.load(row + i), alpha: alphaLanes, inverse: inverseLanes)
                         }
-                        let masked = unsafeBitCast(pixels, to: SIMD4<UInt32>.self) & PixelVector.colorMask
-                        PixelVector.store(unsafeBitCast(masked, to: Lanes.self), to: row + i)
+                        PixelVector.storePixels(pixels, to: row + i)
                         i &+= 4
                     }
                     if i < columnCount {
@@ -119,7 +117,6 @@ extension Bitmap {
                                           weights: UnsafePointer<Lanes>, isRun: UnsafePointer<Bool>,
                                           into out: UnsafeMutablePointer<UInt16>) {
         let raw = UnsafeMutableRawPointer(out)
-        @inline(__always) func widen(_ bytes: SIMD8<UInt8>) -> Lanes { PixelVector.widen(bytes) }
         for g in 0..<groupCount {
             let first = 4 * g, w = weights + first
             let low: Lanes, high: Lanes
@@ -128,11 +125,11 @@ extension Bitmap {
                 let offset = Int(pairOffset[first])
                 let here = row.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
                 let next = row.loadUnaligned(fromByteOffset: offset + 4, as: SIMD16<UInt8>.self)
-                low = widen(PixelVector.low(here)) &* w[0] &+ widen(PixelVector.low(next)) &* w[2]
-                high = widen(PixelVector.high(here)) &* w[1] &+ widen(PixelVector.high(next)) &* w[3]
+                low = PixelVector.widen(PixelVector.low(here)) &* w[0] &+ PixelVector.widen(PixelVector.low(next)) &* w[2]
+                high = PixelVector.widen(PixelVector.high(here)) &* w[1] &+ PixelVector.widen(PixelVector.high(next)) &* w[3]
             } else {
                 @inline(__always) func pair(_ k: Int) -> Lanes {
-                    widen(row.loadUnaligned(fromByteOffset: Int(pairOffset[first + k]), as: SIMD8<UInt8>.self)) &* w[k]
+                    PixelVector.widen(row.loadUnaligned(fromByteOffset: Int(pairOffset[first + k]), as: SIMD8<UInt8>.self)) &* w[k]
                 }
                 // Each pair's two weighted pixels added: the low 64 bits of one vector to its high.
                 @inline(__always) func sum(_ p: Lanes, _ q: Lanes) -> Lanes {

@@ -14,9 +14,6 @@ struct ScaleMapping {
     /// Source pixels that may be read.
     let sourceColumns: ClosedRange<Int>
     let sourceRows: ClosedRange<Int>
-    /// Source pixels per destination pixel.
-    let scaleX: Double
-    let scaleY: Double
     /// Source positions step across and down in 16.16 fixed point, as in pixman: `stepX` per
     /// destination column from `startX` at the centre of column `anchorColumn` (the first column
     /// of the unclipped destination, so a draw split by clips samples the same positions).
@@ -51,8 +48,8 @@ struct ScaleMapping {
         else { return nil }
         self.sourceColumns = sourceColumns
         self.sourceRows = sourceRows
-        scaleX = sourceRect.width / destination.width
-        scaleY = sourceRect.height / destination.height
+        // Source pixels per destination pixel.
+        let scaleX = sourceRect.width / destination.width, scaleY = sourceRect.height / destination.height
         let originX = sourceRect.minX - destination.minX * scaleX
         let originY = sourceRect.minY - destination.minY * scaleY
         // Clamped so that huge (but finite) rects stay inside Int: positions that far out are

@@ -24,8 +24,9 @@ public struct Renderer {
         let pages = frame.pages.map { aligned($0, images: images) }
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
         let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) })
-        let level = Self.alphaLevel(frame.backgroundAlpha)
-        if !frame.drawsGrid || level == Self.opaqueLevel {
+        // The blitter's own weight for the background: 0 draws nothing, `opaque` covers the grid.
+        let level = PixelMath.alphaWeight(frame.backgroundAlpha)
+        if !frame.drawsGrid || level == PixelMath.opaque {
             for rect in uncovered { target.fill(rect, color: Pixel.black) }
         } else if level == 0 && photos.isEmpty {
             // The plain grid (scrolling): drawn directly, it changes with every frame.
@@ -144,10 +145,6 @@ public struct Renderer {
         let y0 = Int((rect.minY - 0.5).rounded(.up)), y1 = Int((rect.maxY - 0.5).rounded(.up))
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
-
-    /// The blitter's blend weight for `alpha`: 0 draws nothing, `opaqueLevel` covers.
-    static func alphaLevel(_ alpha: Double) -> Int { PixelMath.alphaWeight(alpha) }
-    static let opaqueLevel = PixelMath.opaque
 
     /// `area` without `holes`, as disjoint rectangles: bands between the holes' top and bottom
     /// edges, and in each band the runs between the holes that cross it.

@@ -37,17 +37,7 @@ struct BenchReport {
             "|---|---:|---:|---:|---:|---:|---|---|---:|",
         ]
         for row in rows {
-            func ms(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
-            let ratio = row.pixman.map { row.ours.median / $0.median }
-            var verdict = ""
-            if let ratio, let goal = row.goal { verdict = ratio <= goal && (row.isFrame || (row.maxDifference ?? 0) <= 2) ? "ok" : "**miss**" }
-            let ratioText: String = ratio.map { String(format: "%.2fx", $0) } ?? ""
-            let differenceText: String = row.maxDifference.map(String.init) ?? ""
-            let goalText: String = row.goal.map { String(format: "<= %.1fx", $0) } ?? ""
-            var exactText = ""
-            if let exact = row.exactDifferences { exactText = "\(exact.ours) / \(exact.pixman)" }
-            let cells: [String] = [row.name, ms(row.ours.median), ms(row.ours.p99), ms(row.pixman?.median),
-                                   ratioText, differenceText, goalText, verdict, exactText]
+            let cells = row.cells(miss: "**miss**")
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         lines += [

@@ -75,5 +75,18 @@ enum TestImages {
         [16, 8, 0].map { abs(Int(a >> $0 & 0xFF) - Int(b >> $0 & 0xFF)) }.max() ?? 0
     }
 
+    /// The same scaled draw over `background` by the fast path and by the reference: the fast
+    /// path's picture and its largest channel difference from the reference's.
+    static func scaledAgainstReference(_ source: Bitmap, sourceRect: Rect, into destination: Rect, over background: Bitmap,
+                                       clip: PixelRect? = nil, quality: ScaleQuality = .bilinear,
+                                       alpha: Double) -> (fast: Bitmap, worst: Int) {
+        var fast = background, reference = background
+        fast.drawScaled(source, sourceRect: sourceRect, into: destination, clip: clip ?? background.bounds,
+                        quality: quality, alpha: alpha)
+        reference.drawScaledReference(source, sourceRect: sourceRect, into: destination, clip: clip ?? background.bounds,
+                                      quality: quality, alpha: alpha)
+        return (fast, zip(fast.pixels, reference.pixels).map { channelDifference($0, $1) }.max() ?? 0)
+    }
+
     static func channels(_ p: UInt32) -> [Int] { [Int(Pixel.red(p)), Int(Pixel.green(p)), Int(Pixel.blue(p))] }
 }

@@ -235,11 +235,7 @@ class KioskTestCase(unittest.TestCase):
     def tearDownClass(cls) -> None:
         cls.machine.close()
         cls.scratch.cleanup()
-        finished = time.monotonic()
-        print(f"\n[e2e timing] {cls.__name__}: build {cls.built - cls.started:.1f} s, kernel+initramfs "
-              f"{cls.prepared - cls.built:.1f} s, boot {cls.machine.boot_seconds:.1f} s, tests "
-              f"{finished - cls.prepared - cls.machine.boot_seconds:.1f} s, total {finished - cls.started:.1f} s",
-              file=sys.stderr)
+        vm.report_timing(cls.__name__, cls.started, cls.built, cls.prepared, cls.machine.boot_seconds)
 
     # -- programs in the guest ----------------------------------------------------------------
 

@@ -57,11 +57,7 @@ class DRMSmokeTest(unittest.TestCase):
     def tearDownClass(cls) -> None:
         cls.machine.close()
         cls.scratch.cleanup()
-        finished = time.monotonic()
-        print(f"\n[e2e timing] build {cls.built - cls.started:.1f} s, kernel+initramfs "
-              f"{cls.prepared - cls.built:.1f} s, boot to command channel {cls.machine.boot_seconds:.1f} s, "
-              f"tests {finished - cls.prepared - cls.machine.boot_seconds:.1f} s, "
-              f"total {finished - cls.started:.1f} s", file=sys.stderr)
+        vm.report_timing(cls.__name__, cls.started, cls.built, cls.prepared, cls.machine.boot_seconds)
 
     def spawn_smoke(self, name: str, arguments: str = "") -> None:
         self.machine.spawn(name, f"/bin/drm-smoke {arguments}".strip())

@@ -89,6 +89,14 @@ def accelerator_arguments() -> list[str]:
     return ["-accel", "tcg", "-cpu", "max"]
 
 
+def report_timing(label: str, started: float, built: float, prepared: float, boot_seconds: float) -> None:
+    """One stderr line on where a test class's time went (monotonic times; tests are what is left)."""
+    finished = time.monotonic()
+    print(f"\n[e2e timing] {label}: build {built - started:.1f} s, kernel+initramfs {prepared - built:.1f} s, "
+          f"boot to command channel {boot_seconds:.1f} s, tests {finished - prepared - boot_seconds:.1f} s, "
+          f"total {finished - started:.1f} s", file=sys.stderr)
+
+
 def log(message: str) -> None:
     print(f"[vm] {message}", file=sys.stderr, flush=True)
 

@@ -4,16 +4,8 @@ import Testing
 /// `make install` into a staging folder, as on a kiosk: files in place, an edited config kept.
 @Suite struct InstallTests {
     func makeInstall(_ destination: String) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/make")
-        process.arguments = ["-C", TestPaths.root.path, "install", "DESTDIR=\(destination)", "BINARY=\(TestPaths.executable)"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: "")
+        try ProcessResult.run(["-C", TestPaths.root.path, "install", "DESTDIR=\(destination)", "BINARY=\(TestPaths.executable)"],
+                              executable: "/usr/bin/make", mergingOutput: true)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/make")))

@@ -23,16 +23,7 @@ import Testing
         try unitText.replacingOccurrences(of: "/usr/local/bin/vitrine", with: TestPaths.executable)
             .write(toFile: unit, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        process.arguments = ["verify", unit]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = err
-        try process.run()
-        let output = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: "", stderr: String(decoding: output, as: UTF8.self))
+        return try ProcessResult.run(["verify", unit], executable: "/usr/bin/systemd-analyze", mergingOutput: true)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))

@@ -28,26 +28,28 @@ enum TestPaths {
     }
 }
 
-/// Runs the real executable and collects what it printed.
+/// Runs a program (the real executable unless told otherwise) and collects what it printed.
 struct ProcessResult {
     var status: Int32
     var stdout: String
     var stderr: String
 
-    static func run(_ arguments: [String], environment: [String: String]? = nil, currentDirectory: String? = nil) throws -> ProcessResult {
+    /// With `mergingOutput`, standard output and error go to one pipe, in the order written, and
+    /// that text is both `stdout` and `stderr`.
+    static func run(_ arguments: [String], executable: String = TestPaths.executable, environment: [String: String]? = nil,
+                    currentDirectory: String? = nil, mergingOutput: Bool = false) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.executable)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = mergingOutput ? out : Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errText = mergingOutput ? outText : String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(status: process.terminationStatus, stdout: outText, stderr: errText)
     }
 }

@@ -1,0 +1,29 @@
+/// A constant colour laid over pixels at a blend weight in 256ths (`PixelMath.alphaWeight`), the
+/// colour's share worked out once: the dimmed background over the grid, in place or from a layer.
+struct ColorBlend {
+    private let weighted: UInt64, inverse: UInt64
+    private let weightedLow: Lanes, weightedHigh: Lanes, inverseLanes: Lanes
+
+    /// `weight` strictly between 0 and `PixelMath.opaque`.
+    init(color: UInt32, weight: Int) {
+        weighted = PixelMath.lanes(color) &* UInt64(weight) &+ 0x0080_0080_0080
+        inverse = UInt64(PixelMath.opaque - weight)
+        (weightedLow, weightedHigh) = PixelVector.weighted(color & 0x00FF_FFFF, alpha: UInt16(weight))
+        inverseLanes = Lanes(repeating: UInt16(PixelMath.opaque - weight))
+    }
+
+    /// `count` pixels of `from` with the colour over them, into `to` (which may be `from`).
+    @inline(__always)
+    func row(from: UnsafePointer<UInt32>, to: UnsafeMutablePointer<UInt32>, count: Int) {
+        var x = 0
+        while x &+ 4 <= count {
+            PixelVector.storePixels(PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
+                                                      over: PixelVector.load(from + x), inverse: inverseLanes), to: to + x)
+            x &+= 4
+        }
+        while x < count {
+            to[x] = PixelMath.blend(weightedSource: weighted, over: from[x], inverseAlpha: inverse)
+            x &+= 1
+        }
+    }
+}
