@@ -45,7 +45,7 @@ let package = Package(
         // Linux and C glue.
         .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
         .target(name: "Photos", dependencies: [
-            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux",
+            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux", "Linux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Linux", dependencies: ["CLinux"]),
@@ -72,7 +72,7 @@ let package = Package(
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
-            "Blitter", "Geometry", "Photos", "Scene", "Config", "VitrineApp", "CPixman", "Touch",
+            "Blitter", "Geometry", "Photos", "Scene", "Config", "VitrineApp", "CPixman", "Touch", "Linux",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

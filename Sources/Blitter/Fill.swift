@@ -20,8 +20,8 @@ extension Bitmap {
         }
     }
 
-    /// `count` pixels set to `color`, by glibc's wmemset: the widest stores the CPU has (picked at
-    /// run time, AVX2 where there is one), where a Swift loop is held to the SSE2 baseline.
+    /// `count` pixels set to `color` by the C library's and the CPU's fastest means (see
+    /// `vitrine_fill32`), which a Swift loop held to the SSE2 baseline cannot reach.
     @inline(__always)
     private static func fill(_ start: UnsafeMutablePointer<UInt32>, count: Int, color: UInt32) {
         vitrine_fill32(start, color, count)

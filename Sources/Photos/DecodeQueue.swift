@@ -1,6 +1,6 @@
 import Blitter
-import CLinux
 import Foundation
+import Linux
 import Logging
 
 /// Decodes photos on worker threads, most wanted first, into an `ImageCache`.
@@ -97,13 +97,6 @@ public final class DecodeQueue: @unchecked Sendable {
     }
 }
 
-/// Decode buffers are megabytes each and short-lived. glibc raises its mmap threshold to the size
-/// of each such block freed, after which they come from the heap arenas, where freed memory stays
-/// resident; a fixed threshold keeps every large buffer an mmap of its own, returned when freed.
-private let fixedMmapThreshold: Void = {
-    _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
-}()
-
 extension DecodeQueue {
     /// Everything the workers share, behind one lock.
     fileprivate final class State: @unchecked Sendable {
@@ -132,7 +125,9 @@ extension DecodeQueue {
 
         init(cache: ImageCache, diskCache: ThumbnailDiskCache?, capacity: Int, logger: Logger,
              completion: @escaping Completion) {
-            _ = fixedMmapThreshold
+            if !LargeAllocations.mapEachOne() {
+                logger.warning("mallopt(M_MMAP_THRESHOLD) refused: freed pictures may stay resident in the heap")
+            }
             self.cache = cache
             self.diskCache = diskCache
             self.capacity = capacity

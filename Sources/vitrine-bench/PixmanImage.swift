@@ -2,8 +2,8 @@ import Blitter
 import CPixman
 import Geometry
 
-/// A pixman x8r8g8b8 image over pixel memory it owns (the same layout as `Bitmap`), so the
-/// benchmark can run the same operations through pixman.
+/// A pixman x8r8g8b8 image (the same layout as `Bitmap`) over pixel memory of its own, or over a
+/// bitmap's pixels, so the benchmark can run the same operations through pixman on the same memory.
 final class PixmanImage {
     let width: Int
     let height: Int
@@ -11,35 +11,74 @@ final class PixmanImage {
     let stride: Int
     let pixels: UnsafeMutablePointer<UInt32>
     let image: OpaquePointer
-    /// The image whose pixels a view shares, kept alive by it; nil when this one owns them.
-    private let parent: PixmanImage?
+    private let storage: Storage
 
-    init(width: Int, height: Int) {
+    /// Who keeps `pixels` alive.
+    private enum Storage {
+        case owned
+        /// A view of another image's pixels.
+        case view(PixmanImage)
+        /// A bitmap's pixels, read only: the stored copy keeps its array buffer alive.
+        case bitmap(Bitmap)
+        /// The pixels of the bitmap a canvas holds, which the blitter draws into as well.
+        case canvas(Canvas)
+    }
+
+    convenience init(width: Int, height: Int) {
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, width * height))
+        pixels.initialize(repeating: 0, count: max(1, width * height))
+        self.init(pixels: pixels, width: width, height: height, stride: width, storage: .owned)
+    }
+
+    convenience init(_ bitmap: Bitmap) {
+        self.init(width: bitmap.width, height: bitmap.height)
+        load(bitmap)
+    }
+
+    /// An image over `bitmap`'s own pixels, for pixman to read from (it must not be drawn into).
+    convenience init(sharing bitmap: Bitmap) {
+        let base = bitmap.pixels.withUnsafeBufferPointer { $0.baseAddress! }
+        self.init(pixels: UnsafeMutablePointer(mutating: base), width: bitmap.width, height: bitmap.height,
+                  stride: bitmap.stride, storage: .bitmap(bitmap))
+    }
+
+    /// An image over the pixels of `canvas.bitmap`, which must already own them alone (drawn into
+    /// once), so that drawing into it in place does not move them; `isStillShared` checks that.
+    convenience init(sharing canvas: Canvas) {
+        let base = canvas.bitmap.pixels.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        self.init(pixels: base, width: canvas.bitmap.width, height: canvas.bitmap.height,
+                  stride: canvas.bitmap.stride, storage: .canvas(canvas))
+    }
+
+    /// `rect` of `parent` as an image of its own, sharing the pixels.
+    private convenience init(view rect: PixelRect, of parent: PixmanImage) {
+        self.init(pixels: parent.pixels + rect.y * parent.stride + rect.x, width: rect.width, height: rect.height,
+                  stride: parent.stride, storage: .view(parent))
+    }
+
+    private init(pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int, storage: Storage) {
         self.width = width
         self.height = height
-        stride = width
-        parent = nil
-        pixels = .allocate(capacity: max(1, width * height))
-        pixels.initialize(repeating: 0, count: max(1, width * height))
+        self.stride = stride
+        self.pixels = pixels
+        self.storage = storage
         guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(width), Int32(height), pixels,
-                                                   Int32(width * 4)) else {
-            fatalError("pixman_image_create_bits(\(width)x\(height)) failed")
+                                                   Int32(stride * 4)) else {
+            fatalError("pixman_image_create_bits(\(width)x\(height), stride \(stride)) failed")
         }
         self.image = image
     }
 
-    /// `rect` of `parent` as an image of its own, sharing the pixels.
-    private init(view rect: PixelRect, of parent: PixmanImage) {
-        width = rect.width
-        height = rect.height
-        stride = parent.stride
-        self.parent = parent
-        pixels = parent.pixels + rect.y * parent.stride + rect.x
-        guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(width), Int32(height), pixels,
-                                                   Int32(stride * 4)) else {
-            fatalError("pixman_image_create_bits(view \(rect)) failed")
-        }
-        self.image = image
+    /// For an image sharing a canvas: whether the canvas's bitmap still has its pixels where they
+    /// were (a copy-on-write would have moved them, and pixman would draw into freed memory).
+    var isStillShared: Bool {
+        guard case .canvas(let canvas) = storage else { return true }
+        return canvas.bitmap.pixels.withUnsafeBufferPointer { $0.baseAddress } == UnsafePointer(pixels)
+    }
+
+    deinit {
+        pixman_image_unref(image)
+        if case .owned = storage { pixels.deallocate() }
     }
 
     /// The pixels that `sourceRect` touches, as an image: with PIXMAN_REPEAT_PAD it clamps its
@@ -50,16 +89,6 @@ final class PixmanImage {
         let x1 = min(width, Int(sourceRect.maxX.rounded(.up))), y1 = min(height, Int(sourceRect.maxY.rounded(.up)))
         let view = PixmanImage(view: PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0)), of: self)
         return (view, sourceRect.offsetBy(dx: -Double(x0), dy: -Double(y0)))
-    }
-
-    convenience init(_ bitmap: Bitmap) {
-        self.init(width: bitmap.width, height: bitmap.height)
-        load(bitmap)
-    }
-
-    deinit {
-        pixman_image_unref(image)
-        if parent == nil { pixels.deallocate() }
     }
 
     func load(_ bitmap: Bitmap) {

@@ -32,6 +32,23 @@ import Geometry
         }
     }
 
+    @Test func aCopyOfWholeRowsLargerThanOnePieceIsExact() {
+        // 300 x 300 whole rows are one run of 90,000 pixels, copied in more than one piece; the
+        // rows above and below the landing place keep what they had.
+        var rng = SplitMix64(seed: 7)
+        let source = TestImages.random(width: 300, height: 300, using: &rng)
+        let background = Bitmap(width: 300, height: 300, color: TestImages.untouched)
+        for (sourceRect, origin) in [(source.bounds, (x: 0, y: 0)),
+                                     (PixelRect(x: 0, y: 7, width: 300, height: 280), (x: 0, y: 11)),
+                                     (PixelRect(x: 0, y: 0, width: 300, height: 300), (x: 0, y: -19))] {
+            var bitmap = background
+            bitmap.copy(from: source, sourceRect: sourceRect, to: origin)
+            let expected = Self.expectedCopy(of: source, sourceRect: sourceRect, over: background, origin: origin,
+                                             clip: background.bounds)
+            #expect(bitmap.pixels == expected.pixels, "\(sourceRect) to \(origin)")
+        }
+    }
+
     @Test func copyHonoursSourceRectAndClip() {
         let source = TestImages.distinct(width: 8, height: 8)
         let background = Bitmap(width: 10, height: 10, color: TestImages.untouched)

@@ -16,6 +16,28 @@ import Geometry
         }
     }
 
+    @Test func longFillsStopExactlyAtTheirEnds() {
+        // Fills of 2 KB and more take another path than short ones: rows of 511, 512 and 513
+        // pixels, inside a wider stride, and a block of whole rows, each with its neighbours intact.
+        for width in [511, 512, 513] {
+            var bitmap = Bitmap(width: 600, height: 4, stride: 640, color: TestImages.untouched)
+            bitmap.fill(PixelRect(x: 3, y: 1, width: width, height: 2), color: TestImages.red)
+            for y in 0..<4 {
+                for x in 0..<640 {
+                    let inside = x >= 3 && x < 3 + width && (1...2).contains(y)
+                    #expect(bitmap.pixels[y * 640 + x] == (inside ? TestImages.red : TestImages.untouched),
+                            "row width \(width), (\(x), \(y))")
+                }
+            }
+        }
+        var block = Bitmap(width: 300, height: 10, color: TestImages.untouched)
+        block.fill(PixelRect(x: 0, y: 2, width: 300, height: 7), color: TestImages.blue)
+        for y in 0..<10 {
+            #expect(block.pixels[y * 300..<(y + 1) * 300].allSatisfy { $0 == ((2..<9).contains(y) ? TestImages.blue : TestImages.untouched) },
+                    "row \(y)")
+        }
+    }
+
     @Test func fillOutsideTheBitmapChangesNothing() {
         var bitmap = Bitmap(width: 4, height: 4, color: TestImages.untouched)
         bitmap.fill(PixelRect(x: 4, y: 0, width: 10, height: 10), color: TestImages.red)

@@ -18,7 +18,7 @@ import Testing
             withUnsafeMutableBytes(of: &addr.sun_path) { raw in
                 for (i, b) in path.utf8.enumerated() { raw[i] = b }
             }
-            try withUnsafePointer(to: &addr) { p in
+            _ = try withUnsafePointer(to: &addr) { p in
                 try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                     try systemCall("bind") { bind(fd, sa, socklen_t(MemoryLayout<sockaddr_un>.size)) }
                 }

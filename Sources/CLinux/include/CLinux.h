@@ -18,10 +18,18 @@
 #include <linux/netlink.h>
 #include <linux/uinput.h>
 
-// n 32-bit pixels set to `value` by glibc's wmemset, which picks the widest stores the CPU has at
-// run time (AVX2 where there is one); Swift code is compiled for the SSE2 baseline.
+// n 32-bit pixels set to `value`. From 2 KB up on x86-64, `rep stosl`: the CPU's fast-string path
+// writes whole cache lines without reading them first (glibc's memset switches to `rep stosb` at
+// 2 KB for that reason, but its wmemset has no such path; a 1080p fill measured 0.75x pixman's
+// time this way, 1.0x through wmemset). Smaller fills, and other CPUs, take glibc's wmemset.
 static inline void vitrine_fill32(uint32_t *start, uint32_t value, size_t n) {
     _Static_assert(sizeof(wchar_t) == sizeof(uint32_t), "wchar_t is 32 bits on Linux");
+#if defined(__x86_64__)
+    if (n >= 512) {
+        __asm__ volatile("rep stosl" : "+D"(start), "+c"(n) : "a"(value) : "memory");
+        return;
+    }
+#endif
     wmemset((wchar_t *)start, (wchar_t)value, n);
 }
 
