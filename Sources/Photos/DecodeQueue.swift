@@ -125,7 +125,7 @@ extension DecodeQueue {
 
         init(cache: ImageCache, diskCache: ThumbnailDiskCache?, capacity: Int, logger: Logger,
              completion: @escaping Completion) {
-            if !LargeAllocations.mapEachOne() {
+            if !ProcessHeap.mapLargeBlocks() {
                 logger.warning("mallopt(M_MMAP_THRESHOLD) refused: freed pictures may stay resident in the heap")
             }
             self.cache = cache
@@ -300,9 +300,14 @@ extension DecodeQueue {
                         pending = pending.filter { $0.key.path != key.path }
                     }
                 }
-                locked { _ = inFlight.remove(key) }
+                let ranDry = locked { () -> Bool in
+                    inFlight.remove(key)
+                    return pending.isEmpty && inFlight.isEmpty
+                }
                 if let logLine { logger.warning("\(logLine)") }
                 completion(key, outcome)
+                // The burst is over: what the decoders freed in the heap goes back to the kernel.
+                if ranDry { ProcessHeap.returnFreePages() }
             }
         }
     }

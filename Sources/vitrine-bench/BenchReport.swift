@@ -29,7 +29,7 @@ struct BenchReport {
             "  so both meet the same cache and the same placement in memory (with pictures of its own,",
             "  the two sides' 32 MB fill this machine's L3 and the memory-bound rows measured where the",
             "  buffers fell: copy moved between 0.91x and 1.07x from run to run). Large pictures are",
-            "  allocated as the kiosk allocates them (`LargeAllocations`: each one mapped by itself).",
+            "  allocated as the kiosk allocates them (`ProcessHeap`: each one mapped by itself).",
             "  On a shared machine absolute times move between runs (p99 shows it); the ratios hold",
             "  better.",
             "  `ratio` is our median over pixman's; `max diff` is the largest per-channel difference",

@@ -34,7 +34,7 @@ let budget = quick ? 0.2 : 1.0
 
 // The kiosk's placement of large blocks (its decode queue sets it before the first picture): the
 // pictures below are mapped as the kiosk's are, at one offset within a page.
-if !LargeAllocations.mapEachOne() { print("mallopt(M_MMAP_THRESHOLD) refused: pictures come from the heap") }
+if !ProcessHeap.mapLargeBlocks() { print("mallopt(M_MMAP_THRESHOLD) refused: pictures come from the heap") }
 let cpu = pinToOneCore()
 print(cpu.map { "Pinned to CPU \($0) (sched_setaffinity); one core for ours and pixman alike." }
       ?? "Could not pin to one CPU (sched_setaffinity failed); timings may move between cores.")
