@@ -7,12 +7,13 @@ import Scene
 /// pixman drawing a `SceneFrame` the straightforward way, the baseline the renderer's frames are
 /// compared with: every layer over the whole screen, in SPEC §3's order, with the same sampling
 /// (bilinear, same mip level, same source crop clamped at the same pixels, same destination
-/// pixels) as the blitter. Views of the crops are made per draw, as a real compositor would set
-/// up its source; that costs pixman a little.
+/// pixels) as the blitter, reading the same pixels (its images share the bitmaps'). Views of the
+/// crops are made per draw, as a real compositor would set up its source; that costs pixman a
+/// little.
 final class NaiveComposite {
     let photos: BenchPhotos
     let grid: Settings.Grid
-    let target: PixmanImage
+    let screen: PixelRect
     private var thumbnails: [Int: PixmanImage] = [:]
     private var levels: [String: PixmanImage] = [:]
     private let black = PixmanSolid(color: 0, alpha: 1)
@@ -20,10 +21,8 @@ final class NaiveComposite {
     init(photos: BenchPhotos, grid: Settings.Grid, width: Int, height: Int) {
         self.photos = photos
         self.grid = grid
-        target = PixmanImage(width: width, height: height)
+        screen = PixelRect(x: 0, y: 0, width: width, height: height)
     }
-
-    var screen: PixelRect { PixelRect(x: 0, y: 0, width: target.width, height: target.height) }
 
     /// The grid without overlays, drawn cell by cell (as a grid scroll must).
     func drawGrid(_ frame: SceneFrame, into image: PixmanImage) {
@@ -37,8 +36,9 @@ final class NaiveComposite {
         }
     }
 
-    /// The whole frame; `gridLayer`, when given, is the grid already drawn (copied, not redrawn).
-    func render(_ frame: SceneFrame, gridLayer: PixmanImage?) {
+    /// The whole frame into `target`; `gridLayer`, when given, is the grid already drawn (copied,
+    /// not redrawn).
+    func render(_ frame: SceneFrame, gridLayer: PixmanImage?, into target: PixmanImage) {
         if frame.drawsGrid {
             if let gridLayer {
                 gridLayer.clearScaling()
@@ -53,16 +53,16 @@ final class NaiveComposite {
         } else {
             target.fill(screen, color: Pixel.black)
         }
-        for page in frame.pages { drawPhoto(page.index, in: page.rect) }
-        if let moving = frame.movingPhoto { drawPhoto(moving.index, in: moving.rect) }
+        for page in frame.pages { drawPhoto(page.index, in: page.rect, into: target) }
+        if let moving = frame.movingPhoto { drawPhoto(moving.index, in: moving.rect, into: target) }
     }
 
-    private func drawPhoto(_ index: Int, in rect: Rect) {
+    private func drawPhoto(_ index: Int, in rect: Rect, into target: PixmanImage) {
         guard let chain = photos.screenImage(index) else { return }
         let crop = aspectFillCrop(of: chain.size, in: rect)
         let (level, levelCrop) = mipLevel(chain, sourceRect: crop, into: rect)
         let key = "\(index)/\(level)"
-        let image = levels[key] ?? PixmanImage(chain.levels[level])
+        let image = levels[key] ?? PixmanImage(sharing: chain.levels[level])
         levels[key] = image
         let (source, viewCrop) = image.view(touchedBy: levelCrop)
         source.setScaling(sourceRect: viewCrop, destination: rect)
@@ -71,7 +71,7 @@ final class NaiveComposite {
 
     private func thumbnailImage(_ index: Int, _ bitmap: Bitmap) -> PixmanImage {
         if let image = thumbnails[index] { return image }
-        let image = PixmanImage(bitmap)
+        let image = PixmanImage(sharing: bitmap)
         thumbnails[index] = image
         return image
     }
