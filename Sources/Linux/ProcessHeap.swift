@@ -3,16 +3,16 @@ import CLinux
 /// glibc's malloc, tuned for a process that decodes pictures of megabytes for months.
 public enum ProcessHeap {
     /// Blocks of this many bytes or more each get a mapping of their own.
-    public static let mmapThreshold = 256 * 1024
+    static let mmapThreshold = 256 * 1024
 
     /// Pixel and decode buffers come and go for as long as the kiosk runs. glibc raises its mmap
     /// threshold to the size of each such block freed, after which they come from the heap arenas,
     /// where freed memory stays resident and a new buffer starts wherever the heap had room. A
     /// fixed threshold keeps every large buffer a mapping of its own: given back to the kernel when
-    /// freed, and all at one offset within a page, so copies between them run at the same speed
-    /// every time (a full-frame copy measured 0.87x pixman's time between heap buffers 96 bytes
-    /// apart in their pages, 0.78x between mapped ones, in one run). Set once per process; false
-    /// if glibc refused (mallopt reports no reason).
+    /// freed, and all at one offset within a page, so that how fast a copy between two of them
+    /// runs does not depend on where the heap had room (a full-frame copy measured 0.87x pixman's
+    /// time between heap buffers 96 bytes apart in their pages, 0.78x between mapped ones, in one
+    /// run). Set once per process; false if glibc refused (mallopt reports no reason).
     @discardableResult
     public static func mapLargeBlocks() -> Bool { largeBlocksMapped }
 
@@ -21,7 +21,9 @@ public enum ProcessHeap {
     /// Gives the free pages inside glibc's arenas back to the kernel. The decoders' smaller
     /// buffers (libjpeg's working memory, file bytes, thumbnails) are freed inside per-thread
     /// arenas, which glibc only shrinks from the top: browsing 500 photos left about 23 MB resident
-    /// there that no one used. A few hundred microseconds; call it when a burst of work ends.
+    /// there that no one used. It takes each arena's lock in turn: 40 µs typically, 1-3 ms when
+    /// there is much to return (measured while browsing); call it off the frame loop, when a
+    /// burst of work ends.
     public static func returnFreePages() {
         _ = malloc_trim(0)
     }
