@@ -52,6 +52,8 @@ final class KioskRunner {
     private var lastWatchdog = 0.0
     private var statistics = FrameStatistics()
     private var statisticsStart = MonotonicClock.now()
+    /// Frames put on screen since start (`statistics` counts the current minute).
+    private var framesPresented = 0
     private var photoCount = 0
 
     init(settings: Settings, configPath: String, logger: Logger) throws {
@@ -152,7 +154,7 @@ final class KioskRunner {
         }
         output = nil
         viewer = nil
-        logger.info("stopped; display restored")
+        logger.info("stopped; display restored (\(framesPresented) frames drawn since start)")
     }
 
     // MARK: - Events
@@ -353,6 +355,9 @@ final class KioskRunner {
         let end = MonotonicClock.now()
         let missed = lastPresent > 0 && lastFrame != nil ? max(0, Int(((start - lastPresent) / output.refreshPeriod).rounded(.down)) - 1) : 0
         statistics.record(composeTime: end - start, missedVblanks: animating ? missed : 0)
+        framesPresented += 1
+        // One line per frame at log.level "debug": a still screen writes none.
+        logger.debug("frame \(framesPresented): \(frame.mode.rawValue)")
         lastPresent = start
         lastFrame = frame
         redrawOwed = false

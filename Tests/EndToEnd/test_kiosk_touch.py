@@ -114,7 +114,9 @@ class KioskTouchTest(kiosk.KioskTestCase):
     def test_still_screen_costs_no_cpu(self) -> None:
         """A still screen draws nothing: the grid at rest, and the pager once the opening spring
         has settled (an animation that never reports its end would keep drawing)."""
-        self.start_vitrine()
+        # log.level "debug" writes one line per frame drawn: the frames are counted from it.
+        self.machine.write_file("/etc/frames.toml", kiosk.config(log={"level": "debug"}).encode())
+        self.start_vitrine(config_path="/etc/frames.toml")
         self.start_touchscreen()
         self.assert_grid("the grid after start")
         self.assert_idle("the grid")
@@ -124,6 +126,14 @@ class KioskTouchTest(kiosk.KioskTestCase):
         self.assert_idle("the pager")
         code, _, log = self.stop_and_time("vitrine", "TERM")
         self.assertEqual(code, 0, log)
+        drawn = self.frames_drawn()
+        self.assertGreater(drawn, 0, "no frame lines at log.level debug")
+        self.assertIn(f"stopped; display restored ({drawn} frames drawn since start)", log)
+
+    def frames_drawn(self) -> int:
+        """vitrine's "frame N: mode" lines so far (log.level debug): one per frame on screen."""
+        return sum(1 for line in self.machine.log_of("vitrine").splitlines()
+                   if line.startswith("vitrine[debug]: frame "))
 
     def assert_idle(self, what: str) -> None:
         # The decoders finish the neighbours first (seconds under TCG), each one drawn when done.
@@ -135,11 +145,18 @@ class KioskTouchTest(kiosk.KioskTestCase):
             quiet, before = now - before <= 2, now
             if quiet:
                 break
+        frames_before = self.frames_drawn()
         time.sleep(3)
         spent = self.cpu_ticks("vitrine") - before
-        # 3 s of a still screen: a few housekeeping ticks, no frames (100 clock ticks per second;
-        # one frame of this size costs several under TCG).
+        # 3 s of a still screen: no frames, a few housekeeping ticks (100 clock ticks per second;
+        # one frame of this size costs several under TCG), and the main thread asleep in epoll_wait.
+        self.assertEqual(self.frames_drawn() - frames_before, 0, f"frames drawn in 3 s of a still screen showing {what}")
         self.assertLessEqual(spent, 6, f"{spent} clock ticks of CPU in 3 s of a still screen showing {what}")
+        pid = self.machine.check("cat /tmp/bg/vitrine.pid").strip()
+        state = self.machine.check(f"cat /proc/{pid}/stat").rsplit(")", 1)[1].split()[0]
+        waiting_in = self.machine.check(f"cat /proc/{pid}/wchan").strip()
+        self.assertEqual((state, waiting_in), ("S", "do_epoll_wait"),
+                         f"the main thread of a still screen showing {what}: state, wchan")
 
     def test_blank_after_idle_and_the_waking_touch_opens_nothing(self) -> None:
         machine = self.machine
