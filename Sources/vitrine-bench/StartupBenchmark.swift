@@ -2,6 +2,7 @@ import Blitter
 import Config
 import Foundation
 import Geometry
+import Linux
 import Logging
 import Photos
 import Scene
@@ -81,7 +82,7 @@ public enum StartupBenchmark {
         let made = try makeLibrary(in: photoFolder, count: options.photoCount)
         print(String(format: "library: one 4000x3000 JPEG of %.1f MB (made in %.2f s), hard-linked %d times",
                      Double(made.bytes) / 1e6, made.seconds, options.photoCount))
-        print("resident memory before the first start: \(megabytes(residentBytes()))")
+        print("resident memory before the first start: \(megabytes(ProcessHeap.residentBytes()))")
         print("")
 
         let cold = try measureStart(settings: settings, screen: options.screen, logger: logger)
@@ -218,7 +219,7 @@ public enum StartupBenchmark {
         let session = VirtualSession(viewer: Viewer(settings: settings, screenSize: options.screen, photos: photos,
                                                     logger: logger, onDecoded: {}))
         var result = BrowseResult()
-        result.startRSS = residentBytes()
+        result.startRSS = ProcessHeap.residentBytes()
         let h = options.screen.height, w = options.screen.width
 
         // Down to the end of the grid and back up, a finger's drag at a time, held still before it
@@ -251,7 +252,7 @@ public enum StartupBenchmark {
         result.frames = session.framesDrawn
         result.peakRSS = session.peakRSS
         result.peakPhase = session.peakPhase
-        result.endRSS = residentBytes()
+        result.endRSS = ProcessHeap.residentBytes()
         result.decodedBytes = session.viewer.store.decodedBytes
         return result
     }
@@ -289,7 +290,7 @@ public enum StartupBenchmark {
                 viewer.store.waitUntilSettled()
                 viewer.draw(frame, into: &canvas)
                 framesDrawn += 1
-                let rss = residentBytes()
+                let rss = ProcessHeap.residentBytes()
                 if rss > peakRSS { (peakRSS, peakPhase) = (rss, phase) }
                 restFrames = pending.isEmpty && !viewer.scene.isAnimating ? restFrames + 1 : 0
             }
@@ -369,7 +370,7 @@ public enum StartupBenchmark {
         func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
             let times = sampleTimes
             if nextSample < times.count, time > times[nextSample] {
-                samples.append((gesturesDone, residentBytes()))
+                samples.append((gesturesDone, ProcessHeap.residentBytes()))
                 nextSample += 1
             }
             while gesturesDone < gestures, 0.5 + Double(gesturesDone) * slot <= time {
@@ -471,14 +472,6 @@ public enum StartupBenchmark {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    /// Resident memory of this process, from /proc/self/statm (pages).
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * sysconf(Int32(_SC_PAGESIZE))
     }
 
     static func megabytes(_ bytes: Int) -> String {

@@ -121,6 +121,19 @@ func tableLine(_ cells: [String]) -> String {
 let only = option("--only")
 func selected(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
+/// `ours` drawing into `canvas` and `pixman` drawing into the same pixels, timed in alternation.
+/// With a target and sources of its own, the two sides' pictures (32 MB, this machine's whole L3)
+/// compete for the cache, and the memory-bound rows measured where the buffers fell rather than
+/// the code: copy went from 0.91x to 1.07x between runs. `canvas` must have been drawn into once
+/// (so that it owns its pixels and draws in place).
+func measureOnSharedPixels(_ name: String, canvas: Canvas, ours: () -> Void,
+                           pixman: (PixmanImage) -> Void) -> (Timing, Timing) {
+    let shared = PixmanImage(sharing: canvas)
+    let timings = Stopwatch.measurePair(budget: 2 * budget, ours, { pixman(shared) })
+    precondition(shared.isStillShared, "\(name): the canvas's pixels moved while pixman drew into them")
+    return timings
+}
+
 func blitCase(_ name: String, start: Bitmap, goal: Double? = 1.0,
               ours: @escaping (inout Bitmap) -> Void, pixman: @escaping (PixmanImage) -> Void,
               exact: ((inout Bitmap) -> Void)? = nil) {
@@ -136,13 +149,7 @@ func blitCase(_ name: String, start: Bitmap, goal: Double? = 1.0,
         exact(&exactResult)
         exactDifferences = (maxDifference(canvas.bitmap, exactResult), maxDifference(reference.bitmap, exactResult))
     }
-    // Timed on the same pixels: pixman draws into the canvas the blitter draws into, from the same
-    // sources. With a target of its own, the two sides' pictures (32 MB, this machine's whole L3)
-    // compete for the cache, and the memory-bound rows measured where the buffers fell rather than
-    // the code: copy went from 0.91x to 1.07x between runs.
-    let shared = PixmanImage(sharing: canvas)
-    let (ourTiming, pixmanTiming) = Stopwatch.measurePair(budget: 2 * budget, { ours(&canvas.bitmap) }, { pixman(shared) })
-    precondition(shared.isStillShared, "\(name): the canvas's pixels moved while pixman drew into them")
+    let (ourTiming, pixmanTiming) = measureOnSharedPixels(name, canvas: canvas, ours: { ours(&canvas.bitmap) }, pixman: pixman)
     let row = Row(name: name, ours: ourTiming, pixman: pixmanTiming, maxDifference: difference, goal: goal,
                   exactDifferences: exactDifferences)
     rows.append(row)
@@ -278,14 +285,10 @@ func frameCase(_ name: String, _ frame: SceneFrame, goal: Double?, pixmanCopiesG
     let reference = PixmanImage(width: width, height: height)
     naive.render(frame, gridLayer: gridLayer, into: reference)
     let difference = maxDifference(canvas.bitmap, reference.bitmap)
-    // Timed drawing into the same frame, as the blit rows are (each side keeps its own grid layer).
-    let shared = PixmanImage(sharing: canvas)
-    let (ourTiming, pixmanTiming) = Stopwatch.measurePair(budget: 2 * budget, {
+    // Each side keeps its own grid layer.
+    let (ourTiming, pixmanTiming) = measureOnSharedPixels(name, canvas: canvas, ours: {
         renderer.render(frame, images: photos, into: &canvas.bitmap)
-    }, {
-        naive.render(frame, gridLayer: gridLayer, into: shared)
-    })
-    precondition(shared.isStillShared, "\(name): the canvas's pixels moved while pixman drew into them")
+    }, pixman: { naive.render(frame, gridLayer: gridLayer, into: $0) })
     let row = Row(name: name, ours: ourTiming, pixman: pixmanTiming, maxDifference: difference, goal: goal)
     rows.append(row)
     printRow(row)

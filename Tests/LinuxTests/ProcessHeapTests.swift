@@ -1,15 +1,8 @@
-import Foundation
 import Glibc
 import Linux
 import Testing
 
 @Suite struct ProcessHeapTests {
-    /// Resident bytes of this process, from /proc/self/statm.
-    static func residentBytes() -> Int {
-        let text = String(decoding: FileHandle(forReadingAtPath: "/proc/self/statm")!.readDataToEndOfFile(), as: UTF8.self)
-        return Int(text.split(separator: " ")[1])! * sysconf(Int32(_SC_PAGESIZE))
-    }
-
     @Test func freePagesBetweenLiveBlocksGoBackToTheKernel() throws {
         // 192 MB in 96 kB blocks (below the mmap threshold, so from the heap), then all but every
         // eighth freed: the live blocks pin the heap, so glibc cannot shrink it from the top and
@@ -24,9 +17,9 @@ import Testing
             blocks.append(block)
         }
         for (i, block) in blocks.enumerated() where i % 8 != 0 { free(block) }
-        let before = Self.residentBytes()
+        let before = ProcessHeap.residentBytes()
         ProcessHeap.returnFreePages()
-        let after = Self.residentBytes()
+        let after = ProcessHeap.residentBytes()
         for (i, block) in blocks.enumerated() where i % 8 == 0 { free(block) }
         #expect(before - after > 100 * 1_048_576, "resident \(before / 1_048_576) MB -> \(after / 1_048_576) MB")
     }
