@@ -16,6 +16,16 @@ public struct MipChain: Sendable {
         self.levels = levels
     }
 
+    /// The image alone, without smaller levels: for one always drawn near its own size (a grid
+    /// thumbnail), where levels would cost memory and never be used.
+    public static func single(_ image: Bitmap) -> MipChain {
+        MipChain(levels: [image])
+    }
+
+    private init(levels: [Bitmap]) {
+        self.levels = levels
+    }
+
     /// The full-size image.
     public var image: Bitmap { levels[0] }
     public var width: Int { image.width }

@@ -5,13 +5,18 @@ import Logging
 
 /// Decodes photos on worker threads, most wanted first, into an `ImageCache`.
 ///
-/// Requests carry a priority (higher first; equal priorities in request order). The owner raises
-/// priorities for what is on screen now (visible cells, the current page) and can replace the whole
-/// pending set when the view moves on, so nothing stale is decoded. The pending queue is bounded:
-/// past `capacity` the least wanted request is dropped (the owner asks again when it needs it).
-/// A file that failed is remembered by path and not tried again until `forget(path:)`.
+/// The owner says what it wants with one list, most urgent first (`want`), each time the view
+/// changes: the order is the priority, and the list replaces the last one, so nothing stale is
+/// decoded (decodes under way finish). The pending queue is bounded: past `capacity` the least
+/// wanted keys are left out (the owner asks again when it needs them). A file that failed is
+/// remembered by path and not tried again until `forget(path:)`.
 ///
-/// `completion` is called on a worker thread after the result is in the cache (or the failure is
+/// The workers hand finished cache entries to the cache: a full-screen image (`ImageKey.Kind.screen`)
+/// with its mip levels, built on the worker, a thumbnail alone. While a decode runs its working
+/// buffers are reserved in the cache, and the list decides what may be evicted for them: a decode
+/// that would need room held by something more urgent waits, or is left out until the list changes.
+///
+/// `completion` is called on a worker thread after the entry is in the cache (or the failure is
 /// recorded); it should only wake the owner's event loop.
 ///
 /// With a `ThumbnailDiskCache`, thumbnail requests (`ImageKey.Kind.thumbnail`) are first looked up
@@ -19,14 +24,7 @@ import Logging
 public final class DecodeQueue: @unchecked Sendable {
     /// Decodes one request; each worker thread makes its own (TurboJPEG handles are per thread).
     public typealias DecodeFunction = (ImageKey) throws -> (bitmap: Bitmap, warning: String?)
-    public typealias Completion = @Sendable (ImageKey, Result<Bitmap, PhotoError>) -> Void
-
-    /// Suggested priorities; any Int works, higher first.
-    public enum Priority {
-        public static let prefetch = 0
-        public static let visible = 10
-        public static let current = 20
-    }
+    public typealias Completion = @Sendable (ImageKey, Result<MipChain, PhotoError>) -> Void
 
     private let state: State
 
@@ -58,20 +56,11 @@ public final class DecodeQueue: @unchecked Sendable {
         state.stop(wait: false)  // never wait here: the last reference may go on a worker thread
     }
 
-    /// Asks for `key` at `priority`. Nothing happens if it is cached, being decoded, or its file
-    /// failed before; if it is already pending, its priority is raised to `priority` if higher.
-    public func request(_ key: ImageKey, priority: Int) {
-        state.request(key, priority: priority)
-    }
-
-    /// Replaces everything pending by `wanted` (key -> priority); decodes under way finish.
-    public func setWanted(_ wanted: [ImageKey: Int]) {
-        state.setWanted(wanted)
-    }
-
-    /// Drops a pending request.
-    public func cancel(_ key: ImageKey) {
-        state.cancel(key)
+    /// What the owner wants now, most urgent first (a key listed twice keeps its first place). The
+    /// keys not cached, not being decoded and whose file has not failed replace everything pending;
+    /// decodes under way finish. The cache evicts by the same order.
+    public func want(_ keys: [ImageKey]) {
+        state.want(keys)
     }
 
     /// Why the file at `path` could not be decoded, if it failed.
@@ -88,8 +77,14 @@ public final class DecodeQueue: @unchecked Sendable {
     public var pendingCount: Int { state.pendingCount }
     /// True when nothing is pending and no decode is under way (its result is in the cache).
     public var isIdle: Bool { state.isIdle }
-    /// The pending requests, best first.
+    /// The pending requests, most urgent first.
     public var pending: [ImageKey] { state.pendingKeys }
+
+    /// Blocks until the queue is idle, or `timeout` seconds passed (false); never on the frame loop.
+    @discardableResult
+    public func waitUntilIdle(timeout: Double = 60) -> Bool {
+        state.waitUntilIdle(deadline: Date().addingTimeInterval(timeout))
+    }
 
     /// Stops the workers after their current decode and waits for them. Pending requests are dropped.
     public func stop() {
@@ -100,14 +95,6 @@ public final class DecodeQueue: @unchecked Sendable {
 extension DecodeQueue {
     /// Everything the workers share, behind one lock.
     fileprivate final class State: @unchecked Sendable {
-        struct Pending {
-            var priority: Int
-            var sequence: UInt64
-            func isBefore(_ other: Pending) -> Bool {
-                priority != other.priority ? priority > other.priority : sequence < other.sequence
-            }
-        }
-
         let cache: ImageCache
         let diskCache: ThumbnailDiskCache?
         let capacity: Int
@@ -115,11 +102,12 @@ extension DecodeQueue {
         let completion: Completion
 
         private let condition = NSCondition()
-        private var pending: [ImageKey: Pending] = [:]
+        /// Most urgent first, no duplicates.
+        private var pending: [ImageKey] = []
         private var inFlight: Set<ImageKey> = []
         private var failures: [String: PhotoError] = [:]
         private var warned: Set<String> = []
-        private var sequence: UInt64 = 0
+        private var warnedGrowth = false
         private var stopping = false
         private let running = DispatchGroup()
 
@@ -158,41 +146,14 @@ extension DecodeQueue {
 
         // MARK: Requests
 
-        func request(_ key: ImageKey, priority: Int) {
+        func want(_ keys: [ImageKey]) {
+            var seen = Set<ImageKey>()
+            let wanted = keys.filter { seen.insert($0).inserted }
             locked {
-                if var existing = pending[key] {
-                    existing.priority = max(existing.priority, priority)
-                    pending[key] = existing
-                    return
-                }
-                guard isWorthDecoding(key) else { return }
-                sequence += 1
-                pending[key] = Pending(priority: priority, sequence: sequence)
-                trimToCapacity()
-                condition.signal()
-            }
-        }
-
-        func setWanted(_ wanted: [ImageKey: Int]) {
-            locked {
-                var next: [ImageKey: Pending] = [:]
-                // New keys in a deterministic order so equal priorities keep a stable FIFO.
-                for (key, priority) in wanted.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.path < $1.key.path }) {
-                    if let existing = pending[key] {
-                        next[key] = Pending(priority: priority, sequence: existing.sequence)
-                    } else if isWorthDecoding(key) {
-                        sequence += 1
-                        next[key] = Pending(priority: priority, sequence: sequence)
-                    }
-                }
-                pending = next
-                trimToCapacity()
+                cache.rank(wanted)
+                pending = Array(wanted.lazy.filter(isWorthDecoding).prefix(capacity))
                 condition.broadcast()
             }
-        }
-
-        func cancel(_ key: ImageKey) {
-            locked { pending[key] = nil }
         }
 
         func failure(for path: String) -> PhotoError? {
@@ -210,8 +171,15 @@ extension DecodeQueue {
         var pendingCount: Int { locked { pending.count } }
         var isIdle: Bool { locked { pending.isEmpty && inFlight.isEmpty } }
 
-        var pendingKeys: [ImageKey] {
-            locked { pending.sorted { $0.value.isBefore($1.value) }.map(\.key) }
+        var pendingKeys: [ImageKey] { locked { pending } }
+
+        func waitUntilIdle(deadline: Date) -> Bool {
+            locked {
+                while !(pending.isEmpty && inFlight.isEmpty) {
+                    if !condition.wait(until: deadline) { return false }
+                }
+                return true
+            }
         }
 
         func stop(wait: Bool) {
@@ -228,24 +196,58 @@ extension DecodeQueue {
             !stopping && !inFlight.contains(key) && failures[key.path] == nil && !cache.contains(key)
         }
 
-        /// Call with the lock held: drops the least wanted requests past the capacity.
-        private func trimToCapacity() {
-            while pending.count > capacity {
-                guard let worst = pending.max(by: { $0.value.isBefore($1.value) }) else { return }
-                pending[worst.key] = nil
-            }
-        }
-
         // MARK: Workers
 
-        private func next() -> ImageKey? {
+        /// The decoder's buffers while it runs: the output, and the scaled decode before resampling
+        /// (up to twice as wide and high, typically about twice the pixels); the output's mip levels,
+        /// a third of it, are made once the scaled decode is gone.
+        static func workingBytes(for key: ImageKey) -> Int {
+            3 * key.size.pixelCount * MemoryLayout<UInt32>.stride
+        }
+
+        /// The most urgent pending key whose working buffers the cache can make room for, with its
+        /// reservation (and the warning to log when the cache grew for it, the first time). When
+        /// none fits, a decode under way may free room: wait for it; with none under way, nothing
+        /// pending can fit until the list changes, and it is dropped.
+        private func next() -> (key: ImageKey, reservation: ImageCache.Reservation, warning: String?)? {
             condition.lock()
             defer { condition.unlock() }
-            while pending.isEmpty, !stopping { condition.wait() }
-            guard !stopping, let best = pending.min(by: { $0.value.isBefore($1.value) }) else { return nil }
-            pending[best.key] = nil
-            inFlight.insert(best.key)
-            return best.key
+            while !stopping {
+                var refusedBytes = Int.max  // a less urgent key needing as much cannot fit either
+                for (index, key) in pending.enumerated() {
+                    let bytes = Self.workingBytes(for: key)
+                    guard bytes < refusedBytes else { continue }
+                    let reservation: ImageCache.Reservation
+                    var warning: String?
+                    switch cache.reserve(bytes, for: key) {
+                    case .refused:
+                        refusedBytes = bytes
+                        continue
+                    case let .granted(granted):
+                        reservation = granted
+                    case let .grown(granted, limit):
+                        reservation = granted
+                        if !warnedGrowth {
+                            warnedGrowth = true
+                            warning = "cache.megabytes cannot hold the photo on screen (\(key.size) needs "
+                                + "\(megabytes(bytes)) while it decodes): the cache grows to \(megabytes(limit))"
+                        }
+                    }
+                    pending.remove(at: index)
+                    inFlight.insert(key)
+                    return (key, reservation, warning)
+                }
+                if inFlight.isEmpty, !pending.isEmpty {
+                    pending.removeAll()
+                    condition.broadcast()  // idle now
+                }
+                condition.wait()
+            }
+            return nil
+        }
+
+        private func megabytes(_ bytes: Int) -> String {
+            "\((bytes + (1 << 20) - 1) >> 20) MB"
         }
 
         /// A thumbnail from the disk cache if it has a sound one; else the original decoded, and the
@@ -263,45 +265,49 @@ extension DecodeQueue {
             return result
         }
 
+        /// The cache entry for a decoded image: a full-screen image with its mip levels, for the
+        /// transitions that shrink it; a thumbnail, drawn at about its own size, alone.
+        static func entry(_ bitmap: Bitmap, for key: ImageKey) -> MipChain {
+            key.kind == .screen ? MipChain(bitmap) : .single(bitmap)
+        }
+
         private func work(_ decode: DecodeFunction) {
-            while let key = next() {
-                // The decoder's buffers count against the cache's limit while they exist: the
-                // output, and the scaled decode before resampling (up to twice as wide and high,
-                // typically about twice the pixels).
-                let working = 3 * key.size.pixelCount * MemoryLayout<UInt32>.stride
-                cache.reserve(working)
-                let result: Result<(bitmap: Bitmap, warning: String?), PhotoError>
+            while let (key, reservation, warning) = next() {
+                if let warning { logger.warning("\(warning)") }
+                let result: Result<(entry: MipChain, warning: String?), PhotoError>
                 do {
-                    result = .success(try decodeThroughDisk(key, decode))
+                    let image = try decodeThroughDisk(key, decode)
+                    result = .success((Self.entry(image.bitmap, for: key), image.warning))
                 } catch let error as PhotoError {
                     result = .failure(error)
                 } catch {
                     result = .failure(PhotoError(path: key.path, reason: .decoder("\(error)")))
                 }
-                cache.release(working)
 
                 var logLine: String?
-                let outcome: Result<Bitmap, PhotoError>
+                let outcome: Result<MipChain, PhotoError>
                 switch result {
                 case let .success(image):
-                    cache.insert(image.bitmap, for: key)
-                    outcome = .success(image.bitmap)
+                    cache.insert(image.entry, replacing: reservation)
+                    outcome = .success(image.entry)
                     locked {
                         if let warning = image.warning, warned.insert(key.path).inserted {
                             logLine = "Photo \(key.path) is damaged, showing what could be decoded: \(warning)"
                         }
                     }
                 case let .failure(error):
+                    cache.release(reservation)
                     outcome = .failure(error)
                     locked {
                         if failures[key.path] == nil { logLine = "Skipping photo \(error.path): \(error.reason)" }
                         failures[key.path] = error
                         // Other sizes of the same file would fail the same way.
-                        pending = pending.filter { $0.key.path != key.path }
+                        pending.removeAll { $0.path == key.path }
                     }
                 }
                 let ranDry = locked { () -> Bool in
                     inFlight.remove(key)
+                    condition.broadcast()  // the room it held may let a waiting worker start
                     return pending.isEmpty && inFlight.isEmpty
                 }
                 if let logLine { logger.warning("\(logLine)") }

@@ -1,25 +1,50 @@
 import Blitter
 import Foundation
 
-/// Decoded bitmaps by (path, size), bounded in bytes, least recently used evicted first.
+/// Decoded images by (path, size): the one memory budget for decoded pixels (`cache.megabytes`).
 /// Thread-safe: workers insert while the frame loop looks up.
+///
+/// An entry is what the renderer draws, as the decode worker made it: a `MipChain`, with its
+/// half-size levels for a full-screen image, the image alone for a thumbnail. All of its bytes count
+/// against the limit, levels included, and so do the working buffers of the decodes under way
+/// (reservations, which only the `DecodeQueue` makes).
+///
+/// What goes first when room is needed follows the owner's latest want list (`DecodeQueue.want`):
+/// entries no longer wanted, least recently used first, then the wanted ones from the least urgent
+/// up. Nothing makes room by evicting what is more urgent than itself; a decode that would have to
+/// is not started. The most urgent image always fits: when the limit cannot hold it even with
+/// everything else gone, the limit grows to what it needs.
 public final class ImageCache: @unchecked Sendable {
-    public let byteLimit: Int
-
     private struct Entry {
-        var bitmap: Bitmap
+        var chain: MipChain
         var lastUse: UInt64
     }
 
+    /// Bytes counted against the limit while a decode runs, until its entry replaces them.
+    struct Reservation {
+        let key: ImageKey
+        let byteCount: Int
+    }
+
+    enum ReservationResult {
+        case granted(Reservation)
+        /// Granted to the most urgent key by raising the limit to `limit`, the least it needs.
+        case grown(Reservation, limit: Int)
+        /// Only evicting more urgent entries, or waiting for other decodes, would make room.
+        case refused
+    }
+
     private let lock = NSLock()
+    private var limit: Int
     private var entries: [ImageKey: Entry] = [:]
     private var bytes = 0
-    /// Memory that is not in the cache but counts against its limit: decodes under way, mip levels.
     private var reserved = 0
+    /// Each wanted key's place in the latest want list (0 is the most urgent).
+    private var ranks: [ImageKey: Int] = [:]
     private var clock: UInt64 = 0
 
     public init(byteLimit: Int) {
-        self.byteLimit = max(0, byteLimit)
+        limit = max(0, byteLimit)
     }
 
     /// `cache.megabytes` from the configuration.
@@ -27,57 +52,34 @@ public final class ImageCache: @unchecked Sendable {
         self.init(byteLimit: megabytes * 1024 * 1024)
     }
 
-    /// The bitmap for `key`, which counts as a use.
-    public func image(for key: ImageKey) -> Bitmap? {
+    /// The limit: `cache.megabytes`, or more once the most urgent image needed more.
+    public var byteLimit: Int { lock.withLock { limit } }
+
+    /// The entry for `key`, which counts as a use.
+    public func mipChain(for key: ImageKey) -> MipChain? {
         lock.withLock {
             guard var entry = entries[key] else { return nil }
             clock += 1
             entry.lastUse = clock
             entries[key] = entry
-            return entry.bitmap
+            return entry.chain
         }
+    }
+
+    /// The full-size image of the entry for `key`, which counts as a use.
+    public func image(for key: ImageKey) -> Bitmap? {
+        mipChain(for: key)?.image
     }
 
     public func contains(_ key: ImageKey) -> Bool {
         lock.withLock { entries[key] != nil }
     }
 
-    /// Adds or replaces `key`, then evicts the least recently used entries until the total fits the
-    /// limit. The new entry itself is kept even when it alone is larger than the limit, so that what
-    /// was just asked for can be shown (otherwise it would be decoded again and again).
-    public func insert(_ bitmap: Bitmap, for key: ImageKey) {
-        lock.withLock {
-            clock += 1
-            if let old = entries[key] { bytes -= old.bitmap.byteCount }
-            entries[key] = Entry(bitmap: bitmap, lastUse: clock)
-            bytes += bitmap.byteCount
-            evict(keeping: key)
-        }
-    }
-
-    /// Counts `byteCount` bytes held elsewhere against the limit until `release`, evicting what it
-    /// takes to stay under the limit: decode buffers, mip levels. So `cache.megabytes` bounds all
-    /// decoded pixels of the process, not only those in the cache.
-    public func reserve(_ byteCount: Int) {
-        lock.withLock {
-            reserved += max(0, byteCount)
-            evict(keeping: nil)
-        }
-    }
-
-    public func release(_ byteCount: Int) {
-        lock.withLock { reserved = max(0, reserved - max(0, byteCount)) }
-    }
-
-    /// Call with the lock held: evicts the least recently used entries (never `keeping`) until the
-    /// cache and the reservations fit the limit.
-    private func evict(keeping key: ImageKey?) {
-        while bytes + reserved > byteLimit, !entries.isEmpty {
-            // A linear scan: the cache holds hundreds of entries, not millions.
-            guard let oldest = entries.lazy.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
-            entries[oldest.key] = nil
-            bytes -= oldest.value.bitmap.byteCount
-        }
+    /// Adds or replaces `key`, then evicts what is less urgent until the total fits the limit. The
+    /// new entry itself is kept even when that is not enough, so that what was just asked for can
+    /// be shown (otherwise it would be decoded again and again).
+    public func insert(_ chain: MipChain, for key: ImageKey) {
+        lock.withLock { store(chain, for: key) }
     }
 
     /// Forgets every size of one photo (it was changed or removed on disk).
@@ -85,7 +87,7 @@ public final class ImageCache: @unchecked Sendable {
         lock.withLock {
             for (key, entry) in entries where key.path == path {
                 entries[key] = nil
-                bytes -= entry.bitmap.byteCount
+                bytes -= entry.chain.byteCount
             }
         }
     }
@@ -97,8 +99,93 @@ public final class ImageCache: @unchecked Sendable {
         }
     }
 
+    /// Bytes of the entries, all levels included.
     public var byteCount: Int { lock.withLock { bytes } }
+    /// Bytes of the decodes under way.
     public var reservedByteCount: Int { lock.withLock { reserved } }
+    /// The entries and the decodes under way together: what the limit bounds.
+    var usedByteCount: Int { lock.withLock { bytes + reserved } }
     public var count: Int { lock.withLock { entries.count } }
     public var keys: Set<ImageKey> { lock.withLock { Set(entries.keys) } }
+
+    // MARK: - The decode queue's side
+
+    /// The owner's want list, most urgent first (no duplicates): decides what is evicted first.
+    func rank(_ wanted: [ImageKey]) {
+        let ranks = Dictionary(wanted.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+        lock.withLock { self.ranks = ranks }
+    }
+
+    /// Counts `byteCount` bytes for a decode of `key` against the limit, evicting less urgent
+    /// entries to make room; refused, evicting nothing, when that is not enough. The most urgent
+    /// key, when no other decode is under way, is never refused: the limit grows instead.
+    func reserve(_ byteCount: Int, for key: ImageKey) -> ReservationResult {
+        lock.withLock {
+            let reservation = Reservation(key: key, byteCount: max(0, byteCount))
+            let excess = bytes + reserved + reservation.byteCount - limit
+            let victims = excess > 0 ? evictable(by: key) : []
+            if excess > 0, victims.reduce(0, { $0 + $1.bytes }) < excess {
+                guard rank(of: key) == 0, reserved == 0 else { return .refused }
+                for victim in victims { remove(victim.key) }
+                limit = bytes + reservation.byteCount
+                reserved += reservation.byteCount
+                return .grown(reservation, limit: limit)
+            }
+            reserved += reservation.byteCount
+            evict(victims)
+            return .granted(reservation)
+        }
+    }
+
+    /// The decode is done: its entry takes the place of its reservation.
+    func insert(_ chain: MipChain, replacing reservation: Reservation) {
+        lock.withLock {
+            reserved -= reservation.byteCount
+            store(chain, for: reservation.key)
+        }
+    }
+
+    /// The decode failed: its bytes are free again.
+    func release(_ reservation: Reservation) {
+        lock.withLock { reserved -= reservation.byteCount }
+    }
+
+    // MARK: - Eviction (with the lock held)
+
+    private func rank(of key: ImageKey) -> Int { ranks[key] ?? Int.max }
+
+    private func store(_ chain: MipChain, for key: ImageKey) {
+        clock += 1
+        if let old = entries[key] { bytes -= old.chain.byteCount }
+        entries[key] = Entry(chain: chain, lastUse: clock)
+        bytes += chain.byteCount
+        evict(evictable(by: key))
+    }
+
+    /// The entries that may make room for `key`, first to go first: those not wanted, least
+    /// recently used first, then the wanted ones less urgent than `key`, least urgent first.
+    /// A linear scan: the cache holds hundreds of entries, not millions.
+    private func evictable(by key: ImageKey) -> [(key: ImageKey, bytes: Int)] {
+        let claim = rank(of: key)
+        var victims: [(key: ImageKey, rank: Int, lastUse: UInt64, bytes: Int)] = []
+        for (other, entry) in entries where other != key {
+            let rank = rank(of: other)
+            if rank > claim || rank == Int.max {
+                victims.append((other, rank, entry.lastUse, entry.chain.byteCount))
+            }
+        }
+        victims.sort { $0.rank != $1.rank ? $0.rank > $1.rank : $0.lastUse < $1.lastUse }
+        return victims.map { (key: $0.key, bytes: $0.bytes) }
+    }
+
+    /// Evicts `victims` in order until the entries and the reservations fit the limit.
+    private func evict(_ victims: [(key: ImageKey, bytes: Int)]) {
+        for victim in victims where bytes + reserved > limit {
+            remove(victim.key)
+        }
+    }
+
+    private func remove(_ key: ImageKey) {
+        if let entry = entries.removeValue(forKey: key) { bytes -= entry.chain.byteCount }
+    }
 }

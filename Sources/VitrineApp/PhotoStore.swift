@@ -7,8 +7,8 @@ import Scene
 
 /// The app's decoded pixels: which sizes it asks for (a thumbnail covering a grid cell, the photo at
 /// its aspect-fit size on screen) and in what order (what is on screen first, then its neighbours),
-/// over Photos' decode queue and LRU cache. Lookups never wait; completions arrive on a worker
-/// thread and are passed on through `onDecoded` (the event loop's eventfd in `run`).
+/// over Photos' decode queue and cache, which own the memory budget. Lookups never wait; completions
+/// arrive on a worker thread and are passed on through `onDecoded` (the event loop's eventfd in `run`).
 public final class PhotoStore: PhotoImages {
     public private(set) var photos: [PhotoInfo]
     private let cache: ImageCache
@@ -16,7 +16,6 @@ public final class PhotoStore: PhotoImages {
     private let thumbnailCache: ThumbnailDiskCache?
     private let screenSize: ImageSize
     private let cellSide: Int
-    private var mipChains: [(key: ImageKey, chain: MipChain)] = []
 
     public init(photos: [PhotoInfo], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
                 maxMegapixels: Double, thumbnailCache: ThumbnailDiskCache? = nil, logger: Logger,
@@ -44,9 +43,6 @@ public final class PhotoStore: PhotoImages {
     public func replacePhotos(_ newPhotos: [PhotoInfo]) {
         let kept = Set(newPhotos)
         for old in photos where !kept.contains(old) {
-            cache.removeAll(path: old.path)
-            for gone in mipChains where gone.key.path == old.path { cache.release(gone.chain.byteCount) }
-            mipChains.removeAll { $0.key.path == old.path }
             queue.forget(path: old.path)
         }
         photos = newPhotos
@@ -81,53 +77,38 @@ public final class PhotoStore: PhotoImages {
     }
 
     public func screenImage(_ index: Int) -> MipChain? {
-        guard let key = screenKey(index) else { return nil }
-        if let chain = mipChains.first(where: { $0.key == key })?.chain { return chain }
-        guard let image = cache.image(for: key) else { return nil }
-        // Built once per photo on screen; only the last few are kept (the current page and its
-        // neighbours), the cache holds the rest at their base level.
-        let chain = MipChain(image)
-        mipChains.append((key, chain))
-        cache.reserve(chain.byteCount)  // its levels, and its base once the cache lets it go
-        if mipChains.count > 4 { cache.release(mipChains.removeFirst().chain.byteCount) }
-        return chain
+        screenKey(index).flatMap(cache.mipChain(for:))
     }
 
     // MARK: - What to decode
 
     /// Tells the decoder what `frame` shows and what comes next, most urgent first: the photo a
-    /// transition carries or the pager shows, the visible cells, the pager's neighbours, then the
-    /// cells a screen above and below. Anything else still queued is dropped.
+    /// transition carries, the page the pager shows, its other pages on screen, the current photo's
+    /// thumbnail and its neighbours, the visible cells from the centre of the screen outward, then
+    /// the cells a screen above and below. Anything else still queued is dropped, and what the cache
+    /// must evict goes in the reverse order.
     public func want(for frame: SceneFrame, screenHeight: Double) {
-        // Ranks: 0 is the most urgent; the decode queue takes higher numbers first.
-        var wanted: [ImageKey: Int] = [:]
-        func add(_ key: ImageKey?, _ rank: Int) {
-            guard let key else { return }
-            wanted[key] = max(wanted[key] ?? Int.min, 10_000 - rank)
-        }
+        var wanted: [ImageKey?] = []
         if let moving = frame.movingPhoto {
-            add(screenKey(moving.index), 0)
-            add(thumbnailKey(moving.index), 0)
+            wanted += [screenKey(moving.index), thumbnailKey(moving.index)]
         }
-        for page in frame.pages {
-            add(screenKey(page.index), page.index == frame.currentIndex ? 0 : 1)
-        }
+        // The page the pager shows, then the one sliding in beside it.
+        let pages = frame.pages.map(\.index)
+        wanted += pages.filter { $0 == frame.currentIndex }.map(screenKey)
+        wanted += pages.filter { $0 != frame.currentIndex }.map(screenKey)
         if frame.mode != .grid, let current = frame.currentIndex {
-            add(thumbnailKey(current), 1)
-            add(screenKey(current - 1), 2)
-            add(screenKey(current + 1), 2)
+            wanted += [thumbnailKey(current), screenKey(current - 1), screenKey(current + 1)]
         }
         // Visible cells from the centre of the screen outward, then a screen above and below.
         let centre = screenHeight / 2
-        let cells = frame.gridCells.sorted { abs($0.rect.midY - centre) < abs($1.rect.midY - centre) }
-        for (rank, cell) in cells.enumerated() {
-            let onScreen = cell.rect.maxY > 0 && cell.rect.minY < screenHeight
-            add(thumbnailKey(cell.index), onScreen ? 3 + rank / 8 : 100 + rank)
+        func order(_ cell: GridCell) -> (Int, Double) {
+            (cell.rect.maxY > 0 && cell.rect.minY < screenHeight ? 0 : 1, abs(cell.rect.midY - centre))
         }
-        queue.setWanted(wanted)
+        wanted += frame.gridCells.sorted { order($0) < order($1) }.map { thumbnailKey($0.index) }
+        queue.want(wanted.compactMap { $0 })
     }
 
-    /// Bytes of decoded pixels held in memory (bounded by `cache.megabytes`).
+    /// Bytes of decoded pixels held in memory, mip levels included (bounded by `cache.megabytes`).
     public var decodedBytes: Int { cache.byteCount }
     /// What the thumbnail cache on disk did, when there is one.
     public var thumbnailCacheStatistics: ThumbnailDiskCache.Statistics? { thumbnailCache?.statistics }
@@ -138,7 +119,6 @@ public final class PhotoStore: PhotoImages {
 
     /// Blocks until the decoder has nothing left to do; only for `simulate`, never on the frame loop.
     public func waitUntilSettled(timeout: Double = 60) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !isSettled && Date() < deadline { usleep(2_000) }
+        queue.waitUntilIdle(timeout: timeout)
     }
 }

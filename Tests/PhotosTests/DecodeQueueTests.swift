@@ -1,7 +1,7 @@
 import Blitter
 import Foundation
 import Geometry
-import Photos
+@testable import Photos
 import Testing
 
 /// Records what a fake decoder was asked for, and lets a test hold the single worker.
@@ -42,50 +42,42 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
 }
 
 @Suite struct DecodeQueueTests {
-    @Test func decodesHighPriorityFirst() throws {
+    @Test func theOrderOfTheListIsThePriority() throws {
         let fake = FakeDecoder()
         fake.holdKey = key("busy")
         let queue = fake.makeQueue(cache: ImageCache(byteLimit: 1 << 20))
         defer { queue.stop() }
 
-        queue.request(key("busy"), priority: 0)
+        queue.want([key("busy")])
         fake.started.wait()  // the only worker is now held inside "busy"
-        queue.request(key("prefetch"), priority: DecodeQueue.Priority.prefetch)
-        queue.request(key("visible-1"), priority: DecodeQueue.Priority.visible)
-        queue.request(key("visible-2"), priority: DecodeQueue.Priority.visible)
-        queue.request(key("current"), priority: DecodeQueue.Priority.current)
-        queue.request(key("raised"), priority: DecodeQueue.Priority.prefetch)
-        queue.request(key("raised"), priority: DecodeQueue.Priority.current)  // asked again, more urgently
-        queue.request(key("current"), priority: DecodeQueue.Priority.prefetch)  // a lower re-request never lowers
-        #expect(queue.pending == [key("current"), key("raised"), key("visible-1"), key("visible-2"), key("prefetch")])
+        queue.want([key("current"), key("visible-1"), key("current"), key("visible-2"), key("prefetch")])
+        #expect(queue.pending == [key("current"), key("visible-1"), key("visible-2"), key("prefetch")])
         fake.gate.signal()
 
-        #expect(fake.waitForCompletions(6))
-        #expect(fake.decoded == [key("busy"), key("current"), key("raised"), key("visible-1"), key("visible-2"), key("prefetch")])
+        #expect(fake.waitForCompletions(5))
+        #expect(fake.decoded == [key("busy"), key("current"), key("visible-1"), key("visible-2"), key("prefetch")])
     }
 
-    @Test func theWantedSetReplacesWhatIsPending() throws {
+    @Test func aNewListDropsStalePendingKeys() throws {
         let fake = FakeDecoder()
         fake.holdKey = key("busy")
         let cache = ImageCache(byteLimit: 1 << 20)
         let queue = fake.makeQueue(cache: cache)
         defer { queue.stop() }
 
-        queue.request(key("busy"), priority: 0)
+        queue.want([key("busy")])
         fake.started.wait()
-        queue.request(key("old-1"), priority: 5)
-        queue.request(key("old-2"), priority: 5)
-        queue.request(key("kept"), priority: 1)
-        queue.setWanted([key("kept"): 9, key("new"): 3, key("busy"): 9])
-        queue.cancel(key("new"))
-        #expect(queue.pending == [key("kept")])  // "busy" is being decoded already
+        queue.want([key("old-1"), key("old-2"), key("kept")])
+        queue.want([key("new"), key("kept")])
+        #expect(queue.pending == [key("new"), key("kept")])
         fake.gate.signal()
 
-        #expect(fake.waitForCompletions(2))
-        #expect(fake.decoded == [key("busy"), key("kept")])
-        #expect(cache.keys == [key("busy"), key("kept")])
+        #expect(fake.waitForCompletions(3))
+        // "busy" was under way when the list left it out: it finished.
+        #expect(fake.decoded == [key("busy"), key("new"), key("kept")])
+        #expect(cache.keys == [key("busy"), key("new"), key("kept")])
         // Cached now: asking again decodes nothing.
-        queue.request(key("kept"), priority: 9)
+        queue.want([key("kept"), key("new")])
         #expect(queue.pendingCount == 0)
     }
 
@@ -96,18 +88,17 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
         let queue = fake.makeQueue(cache: ImageCache(byteLimit: 1 << 20), log: log)
         defer { queue.stop() }
 
-        queue.request(key("bad"), priority: 1)
+        queue.want([key("bad")])
         #expect(fake.waitForCompletions(1))
         #expect(queue.failure(for: "bad")?.reason == .noImageData)
-        queue.request(key("bad"), priority: 1)
-        queue.request(key("bad", 20), priority: 1)  // another size of the same file
+        queue.want([key("bad"), key("bad", 20)])  // and another size of the same file
         #expect(queue.pendingCount == 0)
         #expect(fake.decoded == [key("bad")])
         #expect(log.messages.filter { $0.level == .warning }.count == 1)
 
         // Until the file changes on disk.
         queue.forget(path: "bad")
-        queue.request(key("bad"), priority: 1)
+        queue.want([key("bad")])
         #expect(fake.waitForCompletions(1))
         #expect(fake.decoded == [key("bad"), key("bad")])
     }
@@ -118,14 +109,113 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
         let queue = DecodeQueue(cache: ImageCache(byteLimit: 1 << 20), workers: 1, capacity: 3, logger: LogRecorder().logger,
                                 makeDecoder: { { try fake.decode($0) } }, completion: { _, _ in fake.completions.signal() })
         defer { queue.stop() }
-        queue.request(key("busy"), priority: 0)
+        queue.want([key("busy")])
         fake.started.wait()
-        for (name, priority) in [("a", 1), ("b", 5), ("c", 2), ("d", 4)] {
-            queue.request(key(name), priority: priority)
-        }
-        #expect(queue.pending == [key("b"), key("d"), key("c")])  // the least wanted, "a", was dropped
+        queue.want([key("a"), key("b"), key("c"), key("d")])
+        #expect(queue.pending == [key("a"), key("b"), key("c")])  // the least wanted, "d", was left out
         fake.gate.signal()
         #expect(fake.waitForCompletions(4))
+    }
+
+    @Test func theWorkerHandsBackEntriesWithTheirLevels() throws {
+        let fake = FakeDecoder()
+        let cache = ImageCache(byteLimit: 1 << 20)
+        let results = NSLock()
+        nonisolated(unsafe) var entries: [ImageKey: MipChain] = [:]
+        let queue = DecodeQueue(cache: cache, workers: 1, logger: LogRecorder().logger, makeDecoder: { { try fake.decode($0) } },
+                                completion: { key, result in
+                                    results.withLock { entries[key] = try? result.get() }
+                                    fake.completions.signal()
+                                })
+        defer { queue.stop() }
+        let screen = ImageKey(path: "photo", size: ImageSize(width: 64, height: 48))
+        let thumbnail = ImageKey(path: "photo", size: ImageSize(width: 16, height: 12), kind: .thumbnail)
+        queue.want([screen, thumbnail])
+        #expect(fake.waitForCompletions(2))
+
+        // The full-screen image comes with its levels down to 1x1; the thumbnail alone.
+        let chain = try #require(results.withLock { entries[screen] })
+        #expect(chain.levels.map { [$0.width, $0.height] } == [[64, 48], [32, 24], [16, 12], [8, 6], [4, 3], [2, 1], [1, 1]])
+        #expect(results.withLock { entries[thumbnail] }?.levels.count == 1)
+        // The cache holds them as handed back, and counts every level.
+        #expect(cache.mipChain(for: screen)?.levels.count == 7)
+        #expect(cache.byteCount == (64 * 48 + 32 * 24 + 16 * 12 + 8 * 6 + 4 * 3 + 2 + 1 + 16 * 12) * 4)
+        #expect(cache.reservedByteCount == 0)
+    }
+
+    @Test func theTotalNeverExceedsTheLimitAndTheMostUrgentStay() throws {
+        // Each entry 30x30 with its levels is 4,736 bytes; each decode reserves 10,800.
+        let limit = 40_000
+        let cache = ImageCache(byteLimit: limit)
+        let fake = FakeDecoder()
+        let peaks = NSLock()
+        nonisolated(unsafe) var peak = 0
+        let queue = DecodeQueue(cache: cache, workers: 2, logger: LogRecorder().logger, makeDecoder: {
+            { key in
+                peaks.withLock { peak = max(peak, cache.usedByteCount) }  // this decode's reservation included
+                return try fake.decode(key)
+            }
+        }, completion: { _, _ in
+            peaks.withLock { peak = max(peak, cache.usedByteCount) }
+        })
+        defer { queue.stop() }
+
+        // Something no longer wanted, which goes first.
+        cache.insert(MipChain(Bitmap(width: 30, height: 30)), for: key("old", 30))
+        let wanted = (0..<20).map { key("photo-\($0)", 30) }
+        queue.want(wanted)
+        queue.waitUntilIdle()
+
+        #expect(peaks.withLock { peak } <= limit)
+        // Seven entries and one more decode's buffers do not fit: the first seven are kept, and the
+        // rest, which could only be held by evicting more urgent ones, were not decoded.
+        #expect(cache.keys == Set(wanted.prefix(7)))
+        #expect(Set(fake.decoded) == Set(wanted.prefix(7)))
+        #expect(cache.byteCount == 7 * 4736 && cache.byteLimit == limit)
+    }
+
+    @Test func thePhotoOnScreenIsNotEvictedForItsNeighbours() throws {
+        // As at 3840x2160 with 128 MB: the open photo and the working buffers of one neighbour's
+        // decode do not fit together. A 40x40 entry is 8,520 bytes; its decode reserves 19,200.
+        let cache = ImageCache(byteLimit: 25_000)
+        let fake = FakeDecoder()
+        let queue = fake.makeQueue(cache: cache)
+        defer { queue.stop() }
+        let (previous, current, next, afterNext) = (key("p1", 40), key("p2", 40), key("p3", 40), key("p4", 40))
+
+        queue.want([current, previous, next])
+        queue.waitUntilIdle()
+        #expect(cache.keys == [current])
+        #expect(fake.decoded == [current])
+        queue.want([current, previous, next])  // every frame asks again: nothing changes
+        queue.waitUntilIdle()
+        #expect(cache.keys == [current] && fake.decoded == [current])
+
+        // Paged on: the old photo is a neighbour now, and makes room for the new one.
+        queue.want([next, current, afterNext])
+        queue.waitUntilIdle()
+        #expect(cache.keys == [next])
+        #expect(fake.decoded == [current, next])
+    }
+
+    @Test func theCacheGrowsForThePhotoOnScreenAndSaysSoOnce() throws {
+        let cache = ImageCache(byteLimit: 10_000)
+        let fake = FakeDecoder()
+        let log = LogRecorder()
+        let queue = fake.makeQueue(cache: cache, log: log)
+        defer { queue.stop() }
+
+        queue.want([key("a", 40), key("b", 40)])
+        queue.waitUntilIdle()
+        #expect(cache.keys == [key("a", 40)])
+        #expect(cache.byteLimit == 19_200)  // the decode's working buffers, the least that holds it
+        queue.want([key("b", 40), key("a", 40)])
+        queue.waitUntilIdle()
+        #expect(cache.keys == [key("b", 40)])
+        #expect(cache.byteLimit == 19_200)
+        let warnings = log.messages.filter { $0.level == .warning }.map(\.text)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("cache.megabytes cannot hold the photo on screen") == true)
     }
 
     @Test func realPhotosGoThroughTheCacheWithWarningsLoggedOnce() throws {
@@ -133,7 +223,7 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
         let log = LogRecorder()
         let done = DispatchSemaphore(value: 0)
         let results = NSLock()
-        nonisolated(unsafe) var outcomes: [ImageKey: Result<Bitmap, PhotoError>] = [:]
+        nonisolated(unsafe) var outcomes: [ImageKey: Result<MipChain, PhotoError>] = [:]
         let queue = DecodeQueue(cache: cache, workers: 2, maxMegapixels: 100, logger: log.logger) { key, result in
             results.withLock { outcomes[key] = result }
             done.signal()
@@ -144,10 +234,13 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
         let truncatedSmall = ImageKey(path: TestJPEGs.path("bad/bad_truncated_50pct_Landscape_1.jpg"), size: ImageSize(width: 30, height: 20))
         let truncatedLarge = ImageKey(path: truncatedSmall.path, size: ImageSize(width: 90, height: 60))
         let bomb = ImageKey(path: TestJPEGs.path("bad/bad_bomb_60000x60000_ljt_testorig.jpg"), size: ImageSize(width: 90, height: 90))
-        queue.setWanted([good: 10, truncatedSmall: 5, truncatedLarge: 5, bomb: 1])
+        queue.want([good, truncatedSmall, truncatedLarge, bomb])
         for _ in 0..<4 { #expect(done.wait(timeout: .now() + 60) == .success) }
 
         #expect(cache.image(for: good)?.size == Size(width: 90, height: 60))
+        // Handed back with its levels (90x60 down to 1x1), as the cache holds it.
+        #expect(results.withLock { try? outcomes[good]?.get() }?.levels.count == 7)
+        #expect(cache.mipChain(for: good)?.levels.count == 7)
         #expect(cache.contains(truncatedSmall) && cache.contains(truncatedLarge))
         #expect(!cache.contains(bomb))
         #expect(queue.failure(for: bomb.path)?.reason == .tooLarge(width: 60000, height: 60000, maxMegapixels: 100))

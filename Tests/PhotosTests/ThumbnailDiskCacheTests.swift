@@ -157,7 +157,7 @@ private func setModified(_ path: String, seconds: Int) {
             let disk = try ThumbnailDiskCache(directory: directory, logger: LogRecorder().logger)
             let queue = decoder.makeQueue(cache: cache, disk: disk)
             defer { queue.stop() }
-            queue.setWanted(Dictionary(uniqueKeysWithValues: (keys + [screenKey]).map { ($0, 1) }))
+            queue.want(keys + [screenKey])
             #expect(decoder.waitForCompletions(keys.count + 1))
             return (decoder.decoded, cache)
         }
@@ -200,7 +200,7 @@ private func setModified(_ path: String, seconds: Int) {
         let cache = ImageCache(byteLimit: 1 << 20)
         let queue = decoder.makeQueue(cache: cache, disk: disk)
         defer { queue.stop() }
-        for key in keys { queue.request(key, priority: 0) }
+        queue.want(keys)
         #expect(decoder.waitForCompletions(keys.count))
         #expect(keys.allSatisfy { cache.contains($0) })
         #expect(log.messages.filter { $0.text.contains("Cannot save thumbnails") }.count == 1)
