@@ -88,6 +88,11 @@ public final class PhotoStore: PhotoImages {
     /// the cells a screen above and below. Anything else still queued is dropped, and what the cache
     /// must evict goes in the reverse order.
     public func want(for frame: SceneFrame, screenHeight: Double) {
+        queue.want(wanted(for: frame, screenHeight: screenHeight))
+    }
+
+    /// The list `want` hands the decoder (a key may come twice; its first place counts).
+    func wanted(for frame: SceneFrame, screenHeight: Double) -> [ImageKey] {
         var wanted: [ImageKey?] = []
         if let moving = frame.movingPhoto {
             wanted += [screenKey(moving.index), thumbnailKey(moving.index)]
@@ -105,7 +110,7 @@ public final class PhotoStore: PhotoImages {
             (cell.rect.maxY > 0 && cell.rect.minY < screenHeight ? 0 : 1, abs(cell.rect.midY - centre))
         }
         wanted += frame.gridCells.sorted { order($0) < order($1) }.map { thumbnailKey($0.index) }
-        queue.want(wanted.compactMap { $0 })
+        return wanted.compactMap { $0 }
     }
 
     /// Bytes of decoded pixels held in memory, mip levels included (bounded by `cache.megabytes`).
