@@ -150,7 +150,7 @@ extension DecodeQueue {
             var seen = Set<ImageKey>()
             let wanted = keys.filter { seen.insert($0).inserted }
             locked {
-                cache.rank(wanted)
+                cache.prioritize(wanted)
                 pending = Array(wanted.lazy.filter(isWorthDecoding).prefix(capacity))
                 condition.broadcast()
             }

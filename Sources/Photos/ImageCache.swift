@@ -111,7 +111,7 @@ public final class ImageCache: @unchecked Sendable {
     // MARK: - The decode queue's side
 
     /// The owner's want list, most urgent first (no duplicates): decides what is evicted first.
-    func rank(_ wanted: [ImageKey]) {
+    func prioritize(_ wanted: [ImageKey]) {
         let ranks = Dictionary(wanted.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
         lock.withLock { self.ranks = ranks }
     }
@@ -159,7 +159,7 @@ public final class ImageCache: @unchecked Sendable {
         if let old = entries[key] { bytes -= old.chain.byteCount }
         entries[key] = Entry(chain: chain, lastUse: clock)
         bytes += chain.byteCount
-        evict(evictable(by: key))
+        if bytes + reserved > limit { evict(evictable(by: key)) }
     }
 
     /// The entries that may make room for `key`, first to go first: those not wanted, least

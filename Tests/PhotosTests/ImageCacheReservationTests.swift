@@ -30,7 +30,7 @@ import Testing
     @Test func aReservationEvictsOnlyWhatIsLessUrgent() throws {
         let cache = ImageCache(byteLimit: 1200)
         for name in ["a", "b", "c"] { cache.insert(entry, for: key(name)) }
-        cache.rank([key("a"), key("new"), key("b"), key("c"), key("late")])
+        cache.prioritize([key("a"), key("new"), key("b"), key("c"), key("late")])
         let reservation = try #require(granted(cache.reserve(300, for: key("new"))))
         #expect(cache.keys == [key("a"), key("b")])  // c, the least urgent, made room
 
@@ -48,7 +48,7 @@ import Testing
     @Test func theMostUrgentKeyGrowsTheLimitOnceNothingElseIsDecoding() throws {
         let cache = ImageCache(byteLimit: 1000)
         cache.insert(entry, for: key("old"))
-        cache.rank([key("big"), key("small")])
+        cache.prioritize([key("big"), key("small")])
         let small = try #require(granted(cache.reserve(300, for: key("small"))))
         // Another decode holds room: the most urgent waits for it rather than grow past the need.
         guard case .refused = cache.reserve(5000, for: key("big")) else {
