@@ -305,6 +305,10 @@ extension DecodeQueue {
                         pending.removeAll { $0.path == key.path }
                     }
                 }
+                // The burst is over: what the decoders freed in the heap goes back to the kernel,
+                // before the queue says it is idle (so that what waits for it sees the memory).
+                let isLast = locked { pending.isEmpty && inFlight.count == 1 }
+                if isLast { ProcessHeap.returnFreePages() }
                 let ranDry = locked { () -> Bool in
                     inFlight.remove(key)
                     condition.broadcast()  // the room it held may let a waiting worker start
@@ -312,8 +316,7 @@ extension DecodeQueue {
                 }
                 if let logLine { logger.warning("\(logLine)") }
                 completion(key, outcome)
-                // The burst is over: what the decoders freed in the heap goes back to the kernel.
-                if ranDry { ProcessHeap.returnFreePages() }
+                if ranDry && !isLast { ProcessHeap.returnFreePages() }  // two decodes ended together
             }
         }
     }

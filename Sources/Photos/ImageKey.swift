@@ -1,7 +1,8 @@
 /// A decoded image in the cache: a photo at one displayed size.
 public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
-    /// What the image is for. Thumbnails (grid cells) are also kept on disk, when there is a disk
-    /// cache, so that the next start need not decode the originals again.
+    /// What the image is for. A full-screen image is cached with its mip levels (the transitions
+    /// shrink it); a thumbnail (a grid cell) alone, and also on disk, when there is a disk cache,
+    /// so that the next start need not decode the originals again.
     public enum Kind: Hashable, Sendable {
         case screen
         case thumbnail

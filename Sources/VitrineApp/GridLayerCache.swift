@@ -5,7 +5,8 @@ import Scene
 
 /// The grid drawn once while it stays the same, for the frames that lay something over it (the
 /// transitions): its key is everything the picture depends on, down to which thumbnail bitmaps
-/// were drawn, so a thumbnail that arrives or changes redraws it. Costs one screen-sized bitmap.
+/// were drawn, so a thumbnail that arrives or changes redraws it. Costs one screen-sized bitmap
+/// while it is used.
 final class GridLayerCache {
     private struct Key: Equatable {
         var width: Int
@@ -36,6 +37,16 @@ final class GridLayerCache {
     private var key: Key?
     private var drawn: [Bitmap?] = []
     private var bitmap = Bitmap(width: 0, height: 0)
+
+    /// Lets the layer and the thumbnails it drew go, for the frames that draw no layer (the pager,
+    /// the plain grid): those thumbnails may have left the photo cache, whose limit then no longer
+    /// counts them. The next transition draws the layer again, once.
+    func clear() {
+        guard key != nil || bitmap.width > 0 else { return }
+        key = nil
+        drawn = []
+        bitmap = Bitmap(width: 0, height: 0)
+    }
 
     /// The grid of `frame` at `size`, drawn with `draw(frame, thumbnails, &layer)` when it differs
     /// from the last one.

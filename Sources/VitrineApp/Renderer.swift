@@ -27,9 +27,11 @@ public struct Renderer {
         // The blitter's own weight for the background: 0 draws nothing, `opaque` covers the grid.
         let level = PixelMath.alphaWeight(frame.backgroundAlpha)
         if !frame.drawsGrid || level == PixelMath.opaque {
+            gridLayer.clear()
             for rect in uncovered { target.fill(rect, color: Pixel.black) }
         } else if level == 0 && photos.isEmpty {
             // The plain grid (scrolling): drawn directly, it changes with every frame.
+            gridLayer.clear()
             drawGrid(frame, thumbnails: frame.gridCells.map { images.thumbnail($0.index) }, into: &target)
         } else {
             let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, layer in
