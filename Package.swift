@@ -39,19 +39,22 @@ let package = Package(
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
-        .target(name: "Config", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "Config", dependencies: ["Linux", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures", "Config"]),
 
         // Linux and C glue.
-        .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
+        .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
             "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux", "Linux",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "Linux", dependencies: ["CLinux"]),
-        .target(name: "Evdev", dependencies: ["CLinux", "Linux", "Touch", "Geometry"]),
+        .target(name: "Linux", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "Evdev", dependencies: [
+            "CLinux", "Linux", "Touch", "Geometry", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .target(name: "DRM", dependencies: [
-            "CDRM", "Geometry", "Blitter",
+            "CDRM", "Geometry", "Blitter", "Linux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
@@ -77,18 +80,20 @@ let package = Package(
         ]),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),
+        .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG", "Linux",
+                                                         .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
         .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry"], resources: [.copy("Recordings")]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux"]),
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "DRMTests", dependencies: ["DRM"]),
         .testTarget(name: "PhotosTests", dependencies: [
-            "Photos", "Blitter", "Geometry", .product(name: "Logging", package: "swift-log"),
+            "Photos", "Blitter", "Geometry", "Linux", .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ], resources: [.copy("JPEGs")]),
-        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG"]),
+        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG", "Linux"]),
     ],
     swiftLanguageModes: [.v5]
 )

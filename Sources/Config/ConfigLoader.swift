@@ -20,7 +20,7 @@ public enum ConfigLoader {
         switch TextFile.contents(atPath: path) {
         case .success(let text):
             return try parse(text, path: path)
-        case .failure(.missing):
+        case .failure(let failure) where failure.isMissing:
             return Settings()
         case .failure(let failure):
             throw ConfigError(path: path, problems: [.init(kind: .unreadable, message: failure.message)])

@@ -1,41 +1,35 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Linux
 
-/// Reading the config file: the one piece of I/O in this module.
+/// Reading the config file through the Linux layer: the one piece of I/O in this module. The file
+/// must be a regular file of at most 1 MB (SPEC §5).
 enum TextFile {
+    static let byteLimit = 1 << 20
+
     enum Failure: Error {
-        case missing
-        case system(call: String, errno: Int32)
+        case system(SystemError)
         case notUTF8
+
+        /// No file there: the default config may be missing.
+        var isMissing: Bool {
+            if case .system(let error) = self { return error.errno == .noSuchFileOrDirectory }
+            return false
+        }
 
         var message: String {
             switch self {
-            case .missing: return "cannot open: no such file"
-            case .system(let call, let code): return "\(call): \(String(cString: strerror(code))) (errno \(code))"
+            case .system where isMissing: return "cannot open: no such file"
+            case .system(let error): return error.descriptionWithoutPath
             case .notUTF8: return "not UTF-8 text"
             }
         }
     }
 
     static func contents(atPath path: String) -> Result<String, Failure> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return .failure(errno == ENOENT ? .missing : .system(call: "open", errno: errno))
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.system(call: "read", errno: errno))
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, limit: byteLimit)
+        } catch {
+            return .failure(.system(error))
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else { return .failure(.notUTF8) }

@@ -5,7 +5,7 @@ import Musl
 #endif
 import Blitter
 import CDRM
-import SystemPackage
+import Linux
 
 /// One output driven through legacy KMS: a connector, a mode, a CRTC and two dumb buffers that
 /// take turns on screen through page flips.
@@ -179,9 +179,9 @@ public final class KMSDisplay {
     /// Waits up to `timeout` seconds for the pending flip. True when no flip is pending anymore.
     @discardableResult
     public func waitForFlip(timeout: Double) throws -> Bool {
-        let deadline = monotonicSeconds() + timeout
+        let deadline = MonotonicClock.now() + timeout
         while isFlipPending {
-            let left = deadline - monotonicSeconds()
+            let left = deadline - MonotonicClock.now()
             guard left > 0, try pollReadable(try card.fd(), timeout: left) else { return !isFlipPending }
             try handleEvents()
         }
@@ -225,7 +225,8 @@ public final class KMSDisplay {
         // A flip still in flight would complete into a CRTC that is going off.
         if isFlipPending { _ = try waitForFlip(timeout: 1) }
         guard let dpms = properties[.dpms] else {
-            throw DRMError.system(call: "drmModeConnectorSetProperty", errno: .noFunction, detail: "\(connector.name) has no DPMS property")
+            throw DRMError.system(SystemError("drmModeConnectorSetProperty", path: "\(connector.name), which has no DPMS property",
+                                              errno: .noFunction))
         }
         let fd = try card.fd()
         try checked("drmModeConnectorSetProperty", detail: "\(connector.name) DPMS") {

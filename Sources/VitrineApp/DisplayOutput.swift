@@ -20,9 +20,14 @@ final class DisplayOutput {
         let card: DRMCard
         do {
             card = try settings.card.map { try DRMCard(path: $0) } ?? DRMCard.discover()
-            display = try KMSDisplay(card: card, connector: settings.connector, mode: settings.mode)
         } catch let error as DRMError {
             throw AppError(error.description)
+        }
+        do {
+            display = try KMSDisplay(card: card, connector: settings.connector, mode: settings.mode)
+        } catch {
+            card.close()
+            throw (error as? DRMError).map { AppError($0.description) } ?? error
         }
         rotation = settings.rotation ?? Self.rotation(of: display.rotation)
         let mode = display.modeInfo

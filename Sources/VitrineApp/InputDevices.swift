@@ -5,6 +5,7 @@ import Geometry
 import Glibc
 import Linux
 import Logging
+import SystemPackage
 import Touch
 
 /// The touch panels (and keyboards, for Esc/Back) `run` reads: found by capability under
@@ -48,10 +49,12 @@ final class InputDevices {
     func start() {
         do {
             let inotify = try Inotify()
+            self.inotify = inotify
             try inotify.watch(directory, mask: Inotify.created | Inotify.attributes)
             try loop.watch(inotify.fileDescriptor) { [weak self] in self?.directoryChanged() }
-            self.inotify = inotify
         } catch {
+            inotify?.close()
+            inotify = nil
             logger.warning("cannot watch \(directory) for new input devices: \(error)")
         }
         if let path = settings.device {
@@ -66,7 +69,10 @@ final class InputDevices {
 
     func closeAll() {
         for (path, _) in sources { close(path) }
-        if let inotify { loop.unwatch(inotify.fileDescriptor) }
+        if let inotify {
+            loop.unwatch(inotify.fileDescriptor)
+            inotify.close()
+        }
         inotify = nil
     }
 
@@ -90,9 +96,9 @@ final class InputDevices {
         let device: EvdevDevice
         do {
             device = try EvdevDevice(path: path)
-        } catch let error as SystemCallError {
+        } catch let error as SystemError {
             if quietly { return }
-            if error.errno == EACCES {
+            if error.errno == .permissionDenied {
                 logger.error("cannot open \(path): permission denied; add the service user to group input")
             } else if explicit {
                 logger.error("cannot open input.device \(path): \(error)")
@@ -118,13 +124,17 @@ final class InputDevices {
         }
         let mouse = decoder == nil && RelativePointerDecoder.handles(description)
             ? RelativePointerDecoder(screen: screen) : nil
-        guard decoder != nil || mouse != nil || isKeyboard else { return }
+        guard decoder != nil || mouse != nil || isKeyboard else {
+            device.close()
+            return
+        }
         do {
             try device.useMonotonicClock()
             if decoder != nil && settings.grab { try device.grab() }
             try loop.watch(device.fileDescriptor) { [weak self] in self?.readable(path) }
         } catch {
             logger.error("cannot set up \(path) (\(description.name)): \(error)")
+            device.close()
             return
         }
         sources[path] = Source(device: device, decoder: decoder, mouse: mouse)
@@ -150,7 +160,7 @@ final class InputDevices {
         let events: [InputEvent]
         do {
             events = try source.device.readEvents()
-        } catch let error as SystemCallError where error.errno == ENODEV {
+        } catch let error as SystemError where error.errno == .operationNotSupportedByDevice {
             logger.notice("input device \(path) went away")
             if var decoder = source.decoder, let lift = decoder.reset(time: MonotonicClock.now()) { onTouch(lift) }
             if source.mouse != nil { onTouch(TouchFrame(time: MonotonicClock.now(), contacts: [])) }

@@ -32,7 +32,9 @@ public enum KioskCommand {
             try runHeadlessTour(settings: settings, directory: options.tourDirectory, logger: logger)
             return
         }
-        try KioskRunner(settings: settings, configPath: options.configPath, logger: logger).run()
+        let runner = try KioskRunner(settings: settings, configPath: options.configPath, logger: logger)
+        defer { runner.close() }
+        try runner.run()
     }
 
     /// The demo tour at 1920x1080 over the configured photos, or the bundled samples when the

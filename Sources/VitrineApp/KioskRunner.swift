@@ -69,6 +69,16 @@ final class KioskRunner {
         notifier = ServiceNotifier(environment: ProcessInfo.processInfo.environment)
     }
 
+    /// Closes what `init` opened, in reverse; after `run` has returned.
+    func close() {
+        notifier?.close()
+        housekeeping.close()
+        frameTimer.close()
+        decoded.close()
+        loop.close()
+        signals.close()
+    }
+
     func run() throws {
         notifier?.status("starting")
         try loop.watch(signals.fileDescriptor) { [unowned self] in self.handleSignals() }
@@ -113,9 +123,11 @@ final class KioskRunner {
         try loop.watch(output.fileDescriptor) { [unowned self] in self.displayEvent() }
         do {
             let uevents = try UeventMonitor()
-            try loop.watch(uevents.fileDescriptor) { [unowned self] in self.deviceEvents() }
             self.uevents = uevents
+            try loop.watch(uevents.fileDescriptor) { [unowned self] in self.deviceEvents() }
         } catch {
+            uevents?.close()
+            uevents = nil
             logger.warning("not watching for the display being unplugged: \(error)")
         }
         let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
@@ -145,8 +157,12 @@ final class KioskRunner {
         notifier?.stopping()
         inputs?.closeAll()
         inputs = nil
+        folder?.close()
         folder = nil
-        if let uevents { loop.unwatch(uevents.fileDescriptor) }
+        if let uevents {
+            loop.unwatch(uevents.fileDescriptor)
+            uevents.close()
+        }
         uevents = nil
         if let output {
             loop.unwatch(output.fileDescriptor)

@@ -1,6 +1,6 @@
 import Config
-import Foundation
 import Geometry
+import Linux
 import Scene
 import Touch
 
@@ -44,14 +44,11 @@ public final class ReplayInput: ScriptedInput {
 
     static func load(_ path: String) throws -> EvemuRecording {
         do {
-            let parts = path.split(separator: ",").map(String.init)
-            if parts.count == 2 {
-                return try EvemuRecording.parse(description: String(contentsOfFile: parts[0], encoding: .utf8),
-                                                events: String(contentsOfFile: parts[1], encoding: .utf8))
-            }
             return try EvemuRecording.load(path: path)
-        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
-            throw AppError("cannot read the recording \(path): \(error.localizedDescription)", exitCode: 2)
+        } catch let error as SystemError {
+            throw AppError("cannot read the recording: \(error)", exitCode: 2)
+        } catch let error as AppError {
+            throw error
         } catch {
             throw AppError("cannot replay \(path): \(error)", exitCode: 2)
         }

@@ -44,7 +44,7 @@ public enum Simulator {
             }
         }
         let trace = try tracePath.map { try TraceWriter(path: $0) }
-        defer { trace?.close() }
+        defer { trace?.discard() }
 
         let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger, onDecoded: {})
         var canvas = Bitmap(width: Int(screenSize.width), height: Int(screenSize.height))
@@ -64,7 +64,7 @@ public enum Simulator {
                 viewer.handle(event)
             }
             frame = viewer.frame(at: t)
-            trace?.write(frame)
+            try trace?.write(frame)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
                 viewer.store.waitUntilSettled()
@@ -80,6 +80,7 @@ public enum Simulator {
             if duration == nil, t >= minimumEnd, !viewer.scene.isAnimating, pendingSnapshots.isEmpty { break }
             n += 1
         }
+        try trace?.close()
         return written
     }
 }

@@ -153,12 +153,10 @@ public enum StartupBenchmark {
         let jpeg = try JPEGEncoder().encode(Bitmap(width: width, height: height, stride: width, pixels: pixels),
                                             quality: 92, subsampling: .s420)
         let original = (folder as NSString).appendingPathComponent(".original.jpg")  // hidden: not a photo
-        try Data(jpeg).write(to: URL(fileURLWithPath: original))
+        try AtomicFile.write(jpeg, to: original)
         for i in 1...count {
             let name = (folder as NSString).appendingPathComponent(String(format: "IMG_%04d.jpg", i))
-            guard link(original, name) == 0 else {
-                throw BenchmarkError("link \(original) -> \(name): \(String(cString: strerror(errno)))")
-            }
+            try systemCall("link", path: name) { link(original, name) }
         }
         return (jpeg.count, now() - start)
     }

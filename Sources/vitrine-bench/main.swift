@@ -334,7 +334,7 @@ for denominator in [1, 2, 4, 8] where selected("JPEG") {
 print("")
 for line in frameDescriptions { print(line) }
 if let path = option("--markdown") {
-    try BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header, frames: frameDescriptions).markdown
-        .write(toFile: path, atomically: true, encoding: .utf8)
+    let markdown = BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header, frames: frameDescriptions).markdown
+    try AtomicFile.write(Array(markdown.utf8), to: path)
     print("\nWrote \(path)")
 }

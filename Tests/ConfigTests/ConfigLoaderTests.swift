@@ -43,6 +43,24 @@ import Testing
         #expect(error?.description == "\(path): cannot open: no such file")
     }
 
+    @Test func aConfigThatIsAFIFOOrOverOneMegabyteIsUnreadable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A FIFO is refused without waiting for a writer, even as the default file.
+        let fifo = folder + "/vitrine.toml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let notRegular = #expect(throws: ConfigError.self) { try ConfigLoader.loadIfPresent(path: fifo) }
+        #expect(notRegular?.problems.map(\.kind) == [.unreadable])
+        #expect(notRegular?.description == "\(fifo): open: not a regular file (a FIFO)")
+        // SPEC §5: at most 1 MB.
+        let large = folder + "/large.toml"
+        try String(repeating: "#", count: (1 << 20) + 1).write(toFile: large, atomically: false, encoding: .utf8)
+        let tooLarge = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: large) }
+        #expect(tooLarge?.description
+                == "\(large): read: file too large: 1048577 bytes (1.0 MB), the limit is 1048576 bytes (1.0 MB)")
+    }
+
     @Test func loadReadsAFile() throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("vitrine-\(UUID().uuidString).toml").path

@@ -40,6 +40,7 @@ import Testing
     @Test func readyStatusAndWatchdogArriveAsDatagrams() throws {
         let socket = try NotifySocket()
         let notifier = try #require(ServiceNotifier(environment: ["NOTIFY_SOCKET": socket.path]))
+        defer { notifier.close() }
         notifier.ready(status: "showing 14 photos")
         notifier.watchdog()
         #expect(socket.receive() == "READY=1\nSTATUS=showing 14 photos")
@@ -64,6 +65,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inotify = try Inotify()
+        defer { inotify.close() }
         try inotify.watch(folder, mask: Inotify.closedAfterWrite | Inotify.movedTo | Inotify.movedFrom | Inotify.deleted)
 
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/a.jpg"))

@@ -31,7 +31,7 @@ import Touch
 
     /// Where the recording's first finger lands on an 800x480 screen, decoded independently of the app.
     static func firstTouch(_ recording: String, screen: Size) throws -> Point {
-        let parsed = try EvemuRecording.load(path: TestPaths.recording(recording))
+        let parsed = try EvemuRecording.parse(text: String(contentsOfFile: TestPaths.recording(recording), encoding: .utf8))
         var decoder = try TouchDecoder(device: parsed.device,
                                        transform: TouchTransform(device: parsed.device, screen: screen))
         for event in parsed.events {
