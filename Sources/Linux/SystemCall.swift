@@ -42,13 +42,15 @@ public func systemCallPointer<Pointer>(
     _ call: @autoclosure () -> String, path: @autoclosure () -> String? = nil, retryOnInterrupt: Bool = true,
     _ body: () -> Pointer?
 ) throws(SystemError) -> Pointer {
-    while true {
+    var pointer: Pointer?
+    try systemCall(call(), path: path(), retryOnInterrupt: retryOnInterrupt) { () -> Int32 in
         Glibc.errno = 0
-        if let pointer = body() { return pointer }
-        let code = Glibc.errno
-        if code == EINTR && retryOnInterrupt { continue }
-        throw SystemError(call(), path: path(), errno: Errno(rawValue: code == 0 ? ENOMEM : code))
+        pointer = body()
+        guard pointer == nil else { return 0 }
+        if Glibc.errno == 0 { Glibc.errno = ENOMEM }
+        return -1
     }
+    return pointer!
 }
 
 /// Waits until `descriptor` is readable (or hung up, or in error). False when `timeout` seconds

@@ -81,6 +81,25 @@ import Touch
         }
     }
 
+    @Test func aTraceToStandardOutputIsStreamedAndAFullDeviceIsAnErrorNamingIt() throws {
+        // `--trace /dev/stdout | jq`: written through the link into the pipe, never replacing it.
+        let piped = try ProcessResult.run(["simulate", "--size", "320x240", "--photos", TestPaths.samplePhotos,
+                                           "--duration", "1", "--trace", "/dev/stdout"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let lines = piped.stdout.split(separator: "\n")
+        #expect(lines.count == 61)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"t\": ") && $0.hasSuffix("}") })
+        var info = stat()
+        #expect(lstat("/dev/stdout", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+
+        let full = try ProcessResult.run(["simulate", "--size", "320x240", "--photos", TestPaths.samplePhotos,
+                                          "--duration", "1", "--trace", "/dev/full"])
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("vitrine: cannot write the trace: write /dev/full: No space left on device (ENOSPC)"),
+                "\(full.stderr)")
+        #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+
     @Test func snapshotsAreWrittenAsPNGsAtTheRequestedTimes() throws {
         let out = try TestPaths.temporaryDirectory("snap")
         defer { try? FileManager.default.removeItem(atPath: out) }
