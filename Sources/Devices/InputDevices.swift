@@ -10,7 +10,7 @@ import Touch
 /// The touch panels (and keyboards, for Esc/Back) `run` reads: found by capability under
 /// /dev/input or named by `input.device`, opened as they appear (inotify), closed and forgotten
 /// when they vanish. Each one's events go through its own TouchDecoder, exactly as in `simulate`.
-final class InputDevices {
+public final class InputDevices {
     private struct Source {
         let device: EvdevDevice
         var decoder: TouchDecoder?
@@ -29,7 +29,7 @@ final class InputDevices {
     private var inotify: Inotify?
     private let directory = "/dev/input"
 
-    init(settings: Settings.Input, screen: Size, displayRotation: Settings.Rotation, loop: EventLoop, logger: Logger,
+    public init(settings: Settings.Input, screen: Size, displayRotation: Settings.Rotation, loop: EventLoop, logger: Logger,
          onTouch: @escaping (TouchFrame) -> Void, onBack: @escaping (Double) -> Void) {
         self.settings = settings
         self.screen = screen
@@ -42,10 +42,10 @@ final class InputDevices {
 
     deinit { closeAll() }
 
-    var touchDeviceCount: Int { sources.values.filter { $0.decoder != nil }.count }
+    public var touchDeviceCount: Int { sources.values.filter { $0.decoder != nil }.count }
 
     /// Opens what is there now and watches for more.
-    func start() {
+    public func start() {
         do {
             let inotify = try Inotify()
             try inotify.watch(directory, mask: Inotify.created | Inotify.attributes)
@@ -64,7 +64,7 @@ final class InputDevices {
         }
     }
 
-    func closeAll() {
+    public func closeAll() {
         for (path, _) in sources { close(path) }
         if let inotify { loop.unwatch(inotify.fileDescriptor) }
         inotify = nil
