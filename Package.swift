@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
         .target(name: "Config", dependencies: ["Linux", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures", "Config"]),
+        // The run loop's rules: when to draw, and what the kiosk does when nobody touches it.
+        .target(name: "RunLoopRules"),
 
         // Linux and C glue.
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
@@ -58,10 +60,23 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
-        // The application: scene + photos + renderer + outputs + inputs.
-        .target(name: "VitrineApp", dependencies: [
-            "Geometry", "Blitter", "PNG", "Animation", "Touch", "Gestures", "Config", "Scene", "Photos", "DRM", "Linux", "Evdev",
+        // Rendering: the scene drawn over the decoded photos (Viewer, Renderer, PhotoStore).
+        .target(name: "Rendering", dependencies: [
+            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The kiosk's devices: the DRM display as the app uses it, the touch panels and keys.
+        .target(name: "Devices", dependencies: [
+            "Geometry", "Blitter", "Touch", "Config", "DRM", "Evdev", "Linux",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
+        .target(name: "VitrineApp", dependencies: [
+            "Geometry", "Blitter", "PNG", "Touch", "Config", "Scene", "Photos", "DRM", "Linux", "RunLoopRules",
+            "Rendering", "Devices",
+            .product(name: "Logging", package: "swift-log"),
+            // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .executableTarget(name: "vitrine", dependencies: [
@@ -75,7 +90,7 @@ let package = Package(
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
-            "Blitter", "Geometry", "Photos", "Scene", "Config", "VitrineApp", "CPixman", "Touch", "Linux",
+            "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -93,7 +108,9 @@ let package = Package(
             "Photos", "Blitter", "Geometry", "Linux", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], resources: [.copy("JPEGs")]),
-        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG", "Linux"]),
+        .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry"]),
+        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Rendering", "Config", "Touch", "Scene", "Photos", "Blitter", "Linux"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -29,7 +29,7 @@ public final class DemoTour: ScriptedInput {
     ]
 
     private var script: [(start: Double, step: Step)]
-    private var pending: [ScriptedEvent] = []
+    private var pending: [SceneInput] = []
     private let screen: Size
     private let frameInterval = 1.0 / 120
 
@@ -50,7 +50,7 @@ public final class DemoTour: ScriptedInput {
 
     public var endTime: Double { 8.8 }
 
-    public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+    public func events(through time: Double, lastFrame: SceneFrame) -> [SceneInput] {
         while let next = script.first, next.start <= time {
             script.removeFirst()
             pending += expand(next.step, at: next.start, frame: lastFrame)
@@ -64,7 +64,7 @@ public final class DemoTour: ScriptedInput {
         Point(x: p.x * screen.width, y: p.y * screen.height)
     }
 
-    private func expand(_ step: Step, at start: Double, frame: SceneFrame) -> [ScriptedEvent] {
+    private func expand(_ step: Step, at start: Double, frame: SceneFrame) -> [SceneInput] {
         switch step {
         case .drag(let from, let to, let duration, let settle):
             return drag(from: point(from), to: point(to), start: start, duration: duration, settle: settle)
@@ -81,7 +81,7 @@ public final class DemoTour: ScriptedInput {
         }
     }
 
-    private func tap(at p: Point, start: Double) -> [ScriptedEvent] {
+    private func tap(at p: Point, start: Double) -> [SceneInput] {
         [.touch(TouchFrame(time: start, contacts: [TouchContact(id: 1, position: p)])),
          .touch(TouchFrame(time: start + 0.06, contacts: [TouchContact(id: 1, position: p)])),
          .touch(TouchFrame(time: start + 0.07, contacts: []))]
@@ -89,9 +89,9 @@ public final class DemoTour: ScriptedInput {
 
     /// A finger moving one sample per 1/120 s like a real panel: either lifted while still moving
     /// (a flick, so the release carries velocity) or slowing to rest and held before it lifts.
-    private func drag(from a: Point, to b: Point, start: Double, duration: Double, settle: Bool) -> [ScriptedEvent] {
+    private func drag(from a: Point, to b: Point, start: Double, duration: Double, settle: Bool) -> [SceneInput] {
         let steps = max(2, Int(duration / frameInterval))
-        var events: [ScriptedEvent] = []
+        var events: [SceneInput] = []
         for i in 0...steps {
             let u = Double(i) / Double(steps)
             // Ease in and out to rest, or ease in and keep half the speed at the end.

@@ -1,4 +1,5 @@
 import Config
+import Devices
 import Geometry
 import Linux
 import Scene
@@ -7,7 +8,7 @@ import Touch
 /// An evemu recording replayed as `run` would see the device: the same TouchDecoder, the same axis
 /// mapping onto the screen, the first event at 0.5 s of the simulation (SPEC §6).
 public final class ReplayInput: ScriptedInput {
-    private var queue: [ScriptedEvent]
+    private var queue: [SceneInput]
     public let endTime: Double
     public let deviceName: String
 
@@ -24,7 +25,7 @@ public final class ReplayInput: ScriptedInput {
             throw AppError("cannot replay \(path): \(error)")
         }
         deviceName = recording.device.name
-        var events: [ScriptedEvent] = []
+        var events: [SceneInput] = []
         for event in recording.replayEvents(firstEventAt: 0.5) {
             if event.type == EventType.key, event.value == 1, event.code == KeyCode.esc || event.code == KeyCode.back {
                 events.append(.back(time: event.time))
@@ -36,7 +37,7 @@ public final class ReplayInput: ScriptedInput {
         endTime = events.last?.time ?? 0.5
     }
 
-    public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+    public func events(through time: Double, lastFrame: SceneFrame) -> [SceneInput] {
         let due = queue.prefix { $0.time <= time }
         queue.removeFirst(due.count)
         return Array(due)

@@ -6,7 +6,7 @@ import Geometry
 import Linux
 import Photos
 import Scene
-import VitrineApp
+import Rendering
 
 // vitrine-bench: the blitter and the renderer at 1920x1080 against pixman doing the same work, and
 // JPEG decode of a 12 MP photo. Usage: vitrine-bench [--samples DIR] [--markdown FILE] [--quick]

@@ -4,6 +4,7 @@ import Geometry
 import Logging
 import Photos
 import Scene
+import Rendering
 import Testing
 import VitrineApp
 

@@ -7,27 +7,22 @@ import Logging
 
 /// The DRM display as the kiosk uses it: opened from the settings, turned to the configured
 /// rotation, presenting frames composed in ordinary memory.
-final class DisplayOutput {
-    let display: KMSDisplay
+public final class DisplayOutput {
+    public let display: KMSDisplay
     /// Clockwise turn from the scene's upright picture to the panel.
-    let rotation: Settings.Rotation
+    public let rotation: Settings.Rotation
     /// The size the scene draws at: the mode's, swapped for a quarter turn.
-    let logicalSize: Size
-    let refreshPeriod: Double
+    public let logicalSize: Size
+    public let refreshPeriod: Double
     private var turned: Bitmap?
 
-    init(settings: Settings.Display, logger: Logger) throws {
-        let card: DRMCard
-        do {
-            card = try settings.card.map { try DRMCard(path: $0) } ?? DRMCard.discover()
-        } catch let error as DRMError {
-            throw AppError(error.description)
-        }
+    public init(settings: Settings.Display, logger: Logger) throws {
+        let card = try settings.card.map { try DRMCard(path: $0) } ?? DRMCard.discover()
         do {
             display = try KMSDisplay(card: card, connector: settings.connector, mode: settings.mode)
         } catch {
             card.close()
-            throw (error as? DRMError).map { AppError($0.description) } ?? error
+            throw error
         }
         rotation = settings.rotation ?? Self.rotation(of: display.rotation)
         let mode = display.modeInfo
@@ -40,7 +35,7 @@ final class DisplayOutput {
 
     /// DRM's panel orientation says how the panel is mounted; the picture is turned to undo it
     /// (the kernel's drm_client_rotation: "Left Side Up" is a 90° counter-clockwise turn).
-    static func rotation(of orientation: PanelOrientation) -> Settings.Rotation {
+    public static func rotation(of orientation: PanelOrientation) -> Settings.Rotation {
         switch orientation {
         case .normal: return .none
         case .upsideDown: return .half
@@ -49,11 +44,11 @@ final class DisplayOutput {
         }
     }
 
-    var fileDescriptor: Int32 { display.fileDescriptor }
-    var isFlipPending: Bool { display.isFlipPending }
-    var lastFlipTime: Double? { display.lastFlipTime }
+    public var fileDescriptor: Int32 { display.fileDescriptor }
+    public var isFlipPending: Bool { display.isFlipPending }
+    public var lastFlipTime: Double? { display.lastFlipTime }
 
-    func present(_ frame: Bitmap) throws {
+    public func present(_ frame: Bitmap) throws {
         guard rotation != .none else {
             try display.present(frame)
             return
@@ -64,8 +59,22 @@ final class DisplayOutput {
         try display.present(target)
     }
 
+    /// Blanking: DPMS off, or, on a connector without DPMS, a black frame. Returns how.
+    public func switchOff() -> String {
+        do {
+            try display.setPower(on: false)
+            return "off (DPMS)"
+        } catch {
+            try? present(Bitmap(width: Int(logicalSize.width), height: Int(logicalSize.height), color: Pixel.black))
+            return "black (no DPMS: \(error))"
+        }
+    }
 
-    func close(logger: Logger) {
+    public func switchOn() {
+        try? display.setPower(on: true)
+    }
+
+    public func close(logger: Logger) {
         if let error = display.close() {
             logger.error("could not restore the display: \(error)")
         }

@@ -39,7 +39,7 @@ public final class Viewer {
         scene.setPhotoSizes(store.orientedSizes, openPhoto: change)
     }
 
-    public func handle(_ event: ScriptedEvent) {
+    public func handle(_ event: SceneInput) {
         switch event {
         case .touch(let frame): scene.handle(frame)
         case .back(let time): scene.handleBack(at: time)

@@ -1,5 +1,5 @@
 import Testing
-@testable import VitrineApp
+@testable import RunLoopRules
 
 /// The numbers behind the minute log line and systemd's STATUS=.
 @Suite struct FrameStatisticsTests {
@@ -14,7 +14,9 @@ import Testing
         #expect(statistics.percentile(50) == 0.051 || statistics.percentile(50) == 0.050)
         #expect(statistics.percentile(99) == 0.099)
         #expect(statistics.summary == "100 frames, 2 dropped, frame time p50 \(statistics.percentile(50)! == 0.051 ? "51.0" : "50.0") ms, p99 99.0 ms")
+        #expect(statistics.drawSummary == "frames 100, draw p50 \(statistics.percentile(50)! == 0.051 ? "51.00" : "50.00") ms, p99 99.00 ms, max 100.00 ms")
         statistics.reset()
+        #expect(statistics.drawSummary == "frames 0, draw p50 0.00 ms, p99 0.00 ms, max 0.00 ms")
         #expect(statistics.framesDrawn == 0 && statistics.summary == "no frames drawn")
     }
 }

@@ -11,7 +11,7 @@ import Touch
 /// The touch panels (and keyboards, for Esc/Back) `run` reads: found by capability under
 /// /dev/input or named by `input.device`, opened as they appear (inotify), closed and forgotten
 /// when they vanish. Each one's events go through its own TouchDecoder, exactly as in `simulate`.
-final class InputDevices {
+public final class InputDevices {
     private struct Source {
         let device: EvdevDevice
         var decoder: TouchDecoder?
@@ -30,7 +30,7 @@ final class InputDevices {
     private var inotify: Inotify?
     private let directory = "/dev/input"
 
-    init(settings: Settings.Input, screen: Size, displayRotation: Settings.Rotation, loop: EventLoop, logger: Logger,
+    public init(settings: Settings.Input, screen: Size, displayRotation: Settings.Rotation, loop: EventLoop, logger: Logger,
          onTouch: @escaping (TouchFrame) -> Void, onBack: @escaping (Double) -> Void) {
         self.settings = settings
         self.screen = screen
@@ -43,10 +43,10 @@ final class InputDevices {
 
     deinit { closeAll() }
 
-    var touchDeviceCount: Int { sources.values.filter { $0.decoder != nil }.count }
+    public var touchDeviceCount: Int { sources.values.filter { $0.decoder != nil }.count }
 
     /// Opens what is there now and watches for more.
-    func start() {
+    public func start() {
         do {
             let inotify = try Inotify()
             self.inotify = inotify
@@ -67,7 +67,7 @@ final class InputDevices {
         }
     }
 
-    func closeAll() {
+    public func closeAll() {
         for (path, _) in sources { close(path) }
         if let inotify {
             loop.unwatch(inotify.fileDescriptor)

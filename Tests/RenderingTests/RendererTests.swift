@@ -3,7 +3,7 @@ import Config
 import Geometry
 import Scene
 import Testing
-@testable import VitrineApp
+@testable import Rendering
 
 /// Pictures that tests can change between frames, as the decoder does.
 private final class TestPhotos: PhotoImages {

@@ -25,11 +25,22 @@ public struct FrameStatistics: Equatable, Sendable {
     /// "1234 frames, 2 dropped, frame time p50 3.1 ms, p99 7.9 ms"
     public var summary: String {
         guard let p50 = percentile(50), let p99 = percentile(99) else { return "no frames drawn" }
-        func ms(_ s: Double) -> String {
-            let tenths = Int((s * 10_000).rounded())
-            return "\(tenths / 10).\(tenths % 10) ms"
-        }
-        return "\(framesDrawn) frames, \(framesDropped) dropped, frame time p50 \(ms(p50)), p99 \(ms(p99))"
+        return "\(framesDrawn) frames, \(framesDropped) dropped, frame time p50 \(Self.ms(p50, 1)), p99 \(Self.ms(p99, 1))"
+    }
+
+    /// `simulate --stats` (SPEC §6): "frames 312, draw p50 0.84 ms, p99 1.92 ms, max 2.40 ms".
+    public var drawSummary: String {
+        let p50 = percentile(50) ?? 0, p99 = percentile(99) ?? 0, max = composeTimes.max() ?? 0
+        return "frames \(framesDrawn), draw p50 \(Self.ms(p50, 2)), p99 \(Self.ms(p99, 2)), max \(Self.ms(max, 2))"
+    }
+
+    /// Seconds as milliseconds with `places` decimals, without Foundation's locale.
+    static func ms(_ seconds: Double, _ places: Int) -> String {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let units = Int((seconds * 1000 * Double(scale)).rounded())
+        let fraction = String(units % scale)
+        return "\(units / scale).\(String(repeating: "0", count: places - fraction.count) + fraction) ms"
     }
 
     public mutating func reset() { self = FrameStatistics() }
