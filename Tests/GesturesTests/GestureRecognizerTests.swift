@@ -87,4 +87,14 @@ import Touch
         #expect(!events.contains { if case .tap = $0 { true } else { false } })
         #expect(!recognizer.isTouching)
     }
+
+    @Test func twoFingersDownInOneFramePinchToo() {
+        var recognizer = GestureRecognizer()
+        let events = run(SyntheticGesture.pinch(center: Point(x: 500, y: 500), from: 200, to: 100, time: 0,
+                                                duration: 0.1, end: .lift(after: 0.01)), &recognizer)
+        #expect(events.first == .down(Point(x: 400, y: 500)))
+        #expect(events.contains(.pinchBegan(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1))))
+        #expect(events.contains(.pinchEnded(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 0.5))))
+        #expect(!recognizer.isTouching)
+    }
 }
