@@ -66,6 +66,13 @@ final class Harness {
         play(SyntheticGesture.tap(at: point, time: time, duration: 0.05, lastSample: nil))
     }
 
+    /// Two taps at `point`, the second 0.1 s after the first lifted.
+    func doubleTap(_ point: Point) {
+        tap(point)
+        time += 0.1
+        tap(point)
+    }
+
     /// Two fingers `from` px apart on a horizontal line through `center`, spreading (or closing) to
     /// `to` px apart over `duration`, still down at the end.
     func pinch(center: Point, from startDistance: Double, to endDistance: Double, duration: Double) {

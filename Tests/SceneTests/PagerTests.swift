@@ -154,17 +154,13 @@ import TestSupport
         #expect(near(end.photoRect, Rect(x: 305 - 305 * 2.5, y: 0, width: 2700, height: 2025), 1e-9))
         #expect(end.mode == .pager)
         h.time += 1
-        h.tap(Point(x: 500, y: 500))
-        h.time += 0.1
-        h.tap(Point(x: 500, y: 500))
+        h.doubleTap(Point(x: 500, y: 500))
         #expect(h.settle().photoRect == landscapeFit)
     }
 
     @Test func aZoomedPhotoPansClampedToItsEdgesAndDoesNotDismiss() {
         let h = opened(0)
-        h.tap(Point(x: 540, y: 960))
-        h.time += 0.1
-        h.tap(Point(x: 540, y: 960))
+        h.doubleTap(Point(x: 540, y: 960))
         let zoomed = h.settle().photoRect!
         #expect(near(zoomed.width, 2700))
         h.drag(from: Point(x: 540, y: 600), to: Point(x: 640, y: 1200), duration: 0.3, lift: false)
