@@ -39,12 +39,14 @@ let package = Package(
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
-        .target(name: "Config", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures", "Config"]),
+        // The settings as plain values; their TOML file is read by ConfigFile.
+        .target(name: "Config"),
+        .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures"]),
         // The run loop's rules: when to draw, and what the kiosk does when nobody touches it.
         .target(name: "RunLoopRules"),
 
         // Linux and C glue.
+        .target(name: "ConfigFile", dependencies: ["Config", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
         .target(name: "Photos", dependencies: [
             "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux", "Linux",
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "Linux", dependencies: ["CLinux"]),
         .target(name: "Evdev", dependencies: ["CLinux", "Linux", "Touch", "Geometry"]),
         .target(name: "DRM", dependencies: [
-            "CDRM", "Geometry", "Blitter",
+            "CDRM", "Geometry", "Blitter", "Config",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
@@ -70,20 +72,20 @@ let package = Package(
         ]),
         // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
         .target(name: "VitrineApp", dependencies: [
-            "Geometry", "Blitter", "PNG", "Touch", "Config", "Scene", "Photos", "DRM", "Linux", "RunLoopRules",
+            "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
             "Rendering", "Devices",
             .product(name: "Logging", package: "swift-log"),
             // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .executableTarget(name: "vitrine", dependencies: [
-            "VitrineApp", "Config",
+            "VitrineApp", "ConfigFile",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Real-kernel check of the DRM module (Tests/EndToEnd/test_drm_smoke.py runs it in qemu).
-        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter"]),
+        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter", "Config"]),
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
@@ -91,21 +93,31 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // What the test targets share (like swift-collections' _CollectionsTestSupport): where the
+        // repository's test files are, temporary folders, test pictures and their comparison, the
+        // touch recordings, a log recorder. The JPEGs and recordings stay beside the tests that
+        // began with them and are read from the source tree.
+        .target(name: "TestSupport", dependencies: [
+            "Geometry", "Blitter", "Touch", "Photos", "CZlib", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
+
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),
+        .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG", "TestSupport"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
-        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry"], resources: [.copy("Recordings")]),
+        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport"], exclude: ["Recordings"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux"]),
-        .testTarget(name: "DRMTests", dependencies: ["DRM"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport"]),
+        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Animation", "TestSupport"]),
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", "TestSupport"]),
+        .testTarget(name: "DRMTests", dependencies: ["DRM", "Config"]),
         .testTarget(name: "PhotosTests", dependencies: [
-            "Photos", "Blitter", "Geometry", .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("JPEGs")]),
+            "Photos", "Blitter", "Geometry", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ], exclude: ["JPEGs"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry"]),
-        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Rendering", "Config", "Touch", "Scene", "Photos", "Blitter", "Linux"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
+        .testTarget(name: "VitrineAppTests", dependencies: [
+            "VitrineApp", "Rendering", "Config", "Touch", "Scene", "Photos", "Blitter", "Linux", "TestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )

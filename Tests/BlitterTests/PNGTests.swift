@@ -4,6 +4,7 @@ import Blitter
 import Geometry
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 @Suite struct PNGTests {

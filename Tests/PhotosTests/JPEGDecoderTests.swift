@@ -2,6 +2,7 @@ import Blitter
 import Foundation
 import Geometry
 @testable import Photos
+import TestSupport
 import Testing
 
 @Suite struct OrientationFileTests {
