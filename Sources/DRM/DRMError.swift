@@ -11,7 +11,6 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
     case noDumbBuffers(path: String)
     case connectorNotFound(name: String, available: [String])
     case connectorDisconnected(name: String)
-    case invalidModeString(String)
     case modeNotFound(mode: String, connector: String, available: [String])
     case noModes(connector: String)
     case noCRTC(connector: String)
@@ -37,8 +36,6 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
             return "connector \"\(name)\" not found; this card has: \(available.joined(separator: ", "))"
         case .connectorDisconnected(let name):
             return "connector \(name) has no display connected; plug one in or pick another connector"
-        case .invalidModeString(let text):
-            return "bad mode \"\(text)\": write it as WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"
         case .modeNotFound(let mode, let connector, let available):
             return "mode \(mode) not offered by \(connector); it offers: \(available.joined(separator: ", "))"
         case .noModes(let connector):

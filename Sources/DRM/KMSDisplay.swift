@@ -5,7 +5,9 @@ import Musl
 #endif
 import Blitter
 import CDRM
+import Config
 import Linux
+import SystemPackage
 
 /// One output driven through legacy KMS: a connector, a mode, a CRTC and two dumb buffers that
 /// take turns on screen through page flips.
@@ -47,13 +49,9 @@ public final class KMSDisplay {
     private var lastFrameSize: (width: Int, height: Int)?
     private var closed = false
 
-    /// Takes the display: `connector` by name (nil: the first connected one), `mode` as
-    /// "1920x1080@60" or "1920x1080" (nil: the preferred mode, else the first).
-    public convenience init(card: DRMCard, connector name: String? = nil, mode: String? = nil) throws {
-        try self.init(card: card, connector: name, mode: try mode.map(ModeRequest.init(parsing:)))
-    }
-
-    public init(card: DRMCard, connector name: String?, mode request: ModeRequest?) throws {
+    /// Takes the display: `connector` by name (nil: the first connected one), the mode that matches
+    /// `request` (nil: the preferred mode, else the first).
+    public init(card: DRMCard, connector name: String? = nil, mode request: ModeRequest? = nil) throws {
         let fd = try card.fd()
         let connector = try ModeSelection.connector(named: name, in: try card.connectors())
         let mode = try ModeSelection.mode(request, for: connector)

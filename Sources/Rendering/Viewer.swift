@@ -19,7 +19,8 @@ public final class Viewer {
                 onDecoded: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.screenSize = screenSize
-        scene = Scene(settings: settings, screenSize: screenSize, photoSizes: PhotoStore.orientedSizes(of: photos))
+        scene = Scene(parameters: SceneParameters(settings), screenSize: screenSize,
+                      photoSizes: PhotoStore.orientedSizes(of: photos))
         store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),

@@ -434,8 +434,7 @@ public enum StartupBenchmark {
                                         start: start, duration: 0.35, hold: false)
                 } else if r < 0.95 {
                     count("double taps")
-                    return Gesture.tap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start)
-                        + Gesture.tap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start + 0.15)
+                    return Gesture.doubleTap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start)
                 } else {
                     count("back keys")
                     return [.back(time: start)]
@@ -447,34 +446,22 @@ public enum StartupBenchmark {
         }
     }
 
-    /// Touch sequences as a panel reports them: one sample per 1/120 s.
+    /// Touch sequences as a panel reports them (one sample per 1/120 s), as scripted events.
     enum Gesture {
         static func tap(at p: Point, start: Double) -> [SceneInput] {
-            [.touch(TouchFrame(time: start, contacts: [TouchContact(id: 1, position: p)])),
-             .touch(TouchFrame(time: start + 0.06, contacts: [TouchContact(id: 1, position: p)])),
-             .touch(TouchFrame(time: start + 0.07, contacts: []))]
+            SyntheticGesture.tap(at: p, time: start).map(SceneInput.touch)
         }
 
-        /// A straight drag at constant speed; with `hold`, the finger rests 0.1 s before it lifts
-        /// (no fling), else it lifts while moving.
+        static func doubleTap(at p: Point, start: Double) -> [SceneInput] {
+            SyntheticGesture.doubleTap(at: p, time: start).map(SceneInput.touch)
+        }
+
+        /// A straight drag at constant speed; with `hold`, the finger rests 0.1 s (12 samples) before
+        /// it lifts (no fling), else it lifts while moving.
         static func drag(from a: Point, to b: Point, start: Double, duration: Double, hold: Bool) -> [SceneInput] {
-            let interval = 1.0 / 120
-            let steps = max(2, Int(duration / interval))
-            var events: [SceneInput] = []
-            for i in 0...steps {
-                let u = Double(i) / Double(steps)
-                let p = Point(x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u)
-                events.append(.touch(TouchFrame(time: start + Double(i) * interval, contacts: [TouchContact(id: 1, position: p)])))
-            }
-            var end = start + Double(steps) * interval
-            if hold {
-                for _ in 0..<12 {
-                    end += interval
-                    events.append(.touch(TouchFrame(time: end, contacts: [TouchContact(id: 1, position: b)])))
-                }
-            }
-            events.append(.touch(TouchFrame(time: end + 0.004, contacts: [])))
-            return events
+            SyntheticGesture.drag(from: a, to: b, time: start, duration: duration,
+                                  end: hold ? .hold(samples: 12, thenLiftAfter: 0.004) : .lift(after: 0.004))
+                .map(SceneInput.touch)
         }
     }
 

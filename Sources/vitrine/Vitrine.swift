@@ -1,5 +1,5 @@
 import ArgumentParser
-import Config
+import ConfigFile
 import Foundation
 import VitrineApp
 

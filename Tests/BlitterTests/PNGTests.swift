@@ -6,6 +6,7 @@ import Linux
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 @Suite struct PNGTests {

@@ -1,11 +1,12 @@
+import Config
 import Foundation
+import TestSupport
 import Testing
-@testable import Config
+@testable import ConfigFile
 
 @Suite struct ConfigLoaderTests {
-    /// Config/vitrine.toml, found from this file so the test needs no resources.
-    static let examplePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().appendingPathComponent("../../Config/vitrine.toml").standardized.path
+    /// Config/vitrine.toml.
+    static let examplePath = TestPaths.exampleConfig
 
     @Test func exampleFileHoldsExactlyTheDefaults() throws {
         #expect(try ConfigLoader.load(path: Self.examplePath) == Settings())
@@ -115,8 +116,7 @@ import Testing
             """, path: "explicit.toml")
         #expect(explicit.display.card == "/dev/dri/card1")
         #expect(explicit.display.connector == "HDMI-A-1")
-        #expect(explicit.display.mode == "1920x1080@60")
-        #expect(explicit.display.requestedMode == DisplayMode(width: 1920, height: 1080, refreshRate: 60))
+        #expect(explicit.display.mode == ModeRequest(width: 1920, height: 1080, refreshRate: 60))
         #expect(explicit.input.device == "/dev/input/event3")
         #expect(explicit.input.calibration == [0, 1, 0, -1, 0, 1])
         #expect(explicit.cache.directory == "/var/cache/vitrine")
@@ -173,7 +173,7 @@ import Testing
         var settings = Settings()
         settings.display.card = "/dev/dri/card1"
         settings.display.connector = "DSI-1"
-        settings.display.mode = "800x480"
+        settings.display.mode = ModeRequest(width: 800, height: 480)
         settings.display.rotation = .quarter
         settings.input.device = "/dev/input/by-path/platform-\"touch\"-event"
         settings.input.rotation = .threeQuarters

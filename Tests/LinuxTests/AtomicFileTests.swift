@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import SystemPackage
+import TestSupport
 import Testing
 @testable import Linux
 
 /// The one writer: a regular file is replaced whole, anything else written in place.
 @Suite struct AtomicFileTests {
     @Test func aRegularFileIsReplacedAndNoTemporaryStays() throws {
-        let folder = try TemporaryFolder("atomic")
+        let folder = try TemporaryDirectory("atomic")
         defer { folder.remove() }
         let path = folder.file("shot.png")
         try AtomicFile.write([1, 2, 3], to: path)
@@ -18,11 +19,11 @@ import Testing
         #expect(stat(path, &after) == 0)
         #expect(try readBytes(path) == [4, 5])
         #expect(before.st_ino != after.st_ino, "replaced by rename, not rewritten")
-        #expect(try folder.entries() == ["shot.png"])
+        #expect(try entries(of: folder) == ["shot.png"])
     }
 
     @Test func aStreamIsInvisibleUntilCommittedAndDiscardLeavesTheOldFile() throws {
-        let folder = try TemporaryFolder("stream")
+        let folder = try TemporaryDirectory("stream")
         defer { folder.remove() }
         let path = folder.file("trace.jsonl")
         try writeBytes(Array("old\n".utf8), to: path)
@@ -30,15 +31,15 @@ import Testing
         #expect(!file.writesInPlace)
         try file.write(Array("new\n".utf8))
         #expect(try readBytes(path) == Array("old\n".utf8))
-        #expect(try folder.entries().count == 2)
-        #expect(try folder.entries().filter { AtomicFile.isTemporary(name: $0) }.count == 1)
+        #expect(try entries(of: folder).count == 2)
+        #expect(try entries(of: folder).filter { AtomicFile.isTemporary(name: $0) }.count == 1)
         file.discard()
         #expect(try readBytes(path) == Array("old\n".utf8))
-        #expect(try folder.entries() == ["trace.jsonl"])
+        #expect(try entries(of: folder) == ["trace.jsonl"])
     }
 
     @Test func aFailedRenameRemovesTheTemporaryAndNamesTheTarget() throws {
-        let folder = try TemporaryFolder("rename")
+        let folder = try TemporaryDirectory("rename")
         defer { folder.remove() }
         let path = folder.file("shot.png")
         let file = try AtomicFile(path: path)
@@ -49,7 +50,7 @@ import Testing
         #expect(error.call == "rename")
         #expect(error.path == path)
         #expect(error.errno == .isDirectory)
-        #expect(try folder.entries() == ["shot.png"])
+        #expect(try entries(of: folder) == ["shot.png"])
         #expect(fileMode(path) == S_IFDIR)
     }
 
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func aFIFOIsWrittenInPlaceNeverReplaced() throws {
-        let folder = try TemporaryFolder("fifo-out")
+        let folder = try TemporaryDirectory("fifo-out")
         defer { folder.remove() }
         let path = folder.file("trace.jsonl")
         #expect(mkfifo(path, 0o600) == 0)
@@ -93,12 +94,12 @@ import Testing
         try file.commit()
         #expect(reader.wait(seconds: 10) == lines)
         #expect(fileMode(path) == S_IFIFO)
-        #expect(try folder.entries() == ["trace.jsonl"])
+        #expect(try entries(of: folder) == ["trace.jsonl"])
     }
 
     @Test func aSymbolicLinkIsWrittenThroughNotReplaced() throws {
         // As /dev/stdout is a link to /proc/self/fd/1.
-        let folder = try TemporaryFolder("link-out")
+        let folder = try TemporaryDirectory("link-out")
         defer { folder.remove() }
         try writeBytes([9, 9, 9, 9], to: folder.file("real.jsonl"))
         #expect(symlink(folder.file("real.jsonl"), folder.file("stdout")) == 0)

@@ -1,23 +1,10 @@
 import Foundation
 import Glibc
+import TestSupport
 
-/// A fresh folder under the temporary directory, removed by `remove()`.
-struct TemporaryFolder {
-    let path: String
-
-    init(_ name: String) throws {
-        path = NSTemporaryDirectory() + "vitrine-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The names in the folder, sorted (temporaries included: they start with a dot).
-    func entries() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+/// The names in `folder`, sorted (temporaries included: they start with a dot).
+func entries(of folder: TemporaryDirectory) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
 }
 
 /// stat(2) of `path` (following links): nil if there is nothing.

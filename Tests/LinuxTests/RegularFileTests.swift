@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import SystemPackage
+import TestSupport
 import Testing
 @testable import Linux
 
 /// The one safe way to read a file: regular files only, never blocking, bounded.
 @Suite struct RegularFileTests {
     @Test func aRegularFileIsReadWholeAndByPrefix() throws {
-        let folder = try TemporaryFolder("regular")
+        let folder = try TemporaryDirectory("regular")
         defer { folder.remove() }
         let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         try writeBytes(bytes, to: folder.file("a.jpg"))
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func aSymbolicLinkToARegularFileIsFine() throws {
-        let folder = try TemporaryFolder("link")
+        let folder = try TemporaryDirectory("link")
         defer { folder.remove() }
         try writeBytes([1, 2, 3], to: folder.file("target.jpg"))
         #expect(symlink(folder.file("target.jpg"), folder.file("link.jpg")) == 0)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func aFIFOIsRefusedWithoutBlockingAndWithoutBeingRead() throws {
-        let folder = try TemporaryFolder("fifo")
+        let folder = try TemporaryDirectory("fifo")
         defer { folder.remove() }
         let path = folder.file("photo.jpg")
         #expect(mkfifo(path, 0o600) == 0)
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func aFileOverTheLimitIsRefusedNamingItsSizeAndTheLimit() throws {
-        let folder = try TemporaryFolder("large")
+        let folder = try TemporaryDirectory("large")
         defer { folder.remove() }
         let path = folder.file("vitrine.toml")
         try writeBytes([UInt8](repeating: 0x23, count: (1 << 20) + 1), to: path)

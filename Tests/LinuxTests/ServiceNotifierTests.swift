@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 @testable import Linux
 
@@ -61,8 +62,7 @@ import Testing
 
 @Suite struct InotifyTests {
     @Test func aFileWrittenAndClosedThenRenamedAndDeletedIsSeen() throws {
-        let folder = NSTemporaryDirectory() + "vitrine-inotify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TestPaths.temporaryDirectory("inotify")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inotify = try Inotify()
         defer { inotify.close() }

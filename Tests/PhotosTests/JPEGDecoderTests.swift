@@ -4,6 +4,7 @@ import Geometry
 import Linux
 @testable import Photos
 import SystemPackage
+import TestSupport
 import Testing
 
 @Suite struct OrientationFileTests {

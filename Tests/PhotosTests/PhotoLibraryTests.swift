@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Photos
+import TestSupport
 import Testing
 
 @Suite struct PhotoLibraryTests {

@@ -2,6 +2,7 @@ import Blitter
 import Foundation
 import Logging
 import Photos
+import TestSupport
 import Testing
 
 /// A decoder standing in for JPEG decoding: a picture that depends on the path and the size, and a

@@ -2,6 +2,7 @@ import Blitter
 import Config
 import Geometry
 import Scene
+import TestSupport
 import Testing
 @testable import Rendering
 
@@ -11,18 +12,6 @@ private final class TestPhotos: PhotoImages {
     var screenImages: [Int: MipChain] = [:]
     func thumbnail(_ index: Int) -> Bitmap? { thumbnails[index] }
     func screenImage(_ index: Int) -> MipChain? { screenImages[index] }
-}
-
-/// A small deterministic generator, so random frames fail the same way every time.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// `render` (covered areas skipped, grid layer cached, dim fused into the copy) must give exactly
@@ -108,7 +97,7 @@ private struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func randomFramesInARowMatchTheStraightforwardComposition() {
-        var rng = SplitMix64(state: 21)
+        var rng = SplitMix64(seed: 21)
         var grid = Settings.Grid()
         grid.backgroundColor = 0x30_10_10
         let renderer = Renderer(grid: grid)
@@ -125,7 +114,7 @@ private struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func aTransitionFrameByFrameMatchesAndFollowsThumbnailsThatArrive() {
-        var rng = SplitMix64(state: 22)
+        var rng = SplitMix64(seed: 22)
         let photos = Self.photos(using: &rng, missing: 0)
         let late = photos.thumbnails.removeValue(forKey: 6)
         let renderer = Renderer(grid: Settings.Grid())
@@ -143,7 +132,7 @@ private struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func areaMinusHolesCoversEveryPixelOutsideTheHolesOnce() {
-        var rng = SplitMix64(state: 23)
+        var rng = SplitMix64(seed: 23)
         let area = PixelRect(x: 0, y: 0, width: 40, height: 30)
         for _ in 0..<100 {
             let holes = (0..<Int.random(in: 0...4, using: &rng)).map { _ in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `vitrine check-config` and `vitrine run` as an integrator meets them.

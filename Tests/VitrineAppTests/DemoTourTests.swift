@@ -4,6 +4,7 @@ import Geometry
 import Logging
 import Photos
 import Scene
+import TestSupport
 import Testing
 @testable import VitrineApp
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Linux
 import Logging
+import TestSupport
 import Testing
 @testable import VitrineApp
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import TestSupport
 import Testing
 import Touch
 

@@ -1,3 +1,4 @@
+import Config
 import TOMLKit
 
 /// What is wrong with one value, before the loader adds where it is.
@@ -108,18 +109,26 @@ extension SettingKey {
     /// "auto" (nil) or a string that must pass `isValid`.
     static func autoText(_ name: String, _ field: WritableKeyPath<Settings, String?>, expected: String,
                          isValid: @escaping (String) -> Bool) -> SettingKey {
+        autoParsed(name, field, expected: expected, parse: { isValid($0) ? $0 : nil }, format: { $0 })
+    }
+
+    /// "auto" (nil) or a string that `parse` turns into a value (nil: malformed); `format` writes
+    /// the value back as that string.
+    static func autoParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, expected: String,
+                                  parse: @escaping (String) -> Value?,
+                                  format: @escaping (Value) -> String) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             let expected = "\"auto\" or \(expected)"
             guard let string = value.string else {
                 return .failure(wrongType(key, "must be \(expected)", value))
             }
             if string == "auto" { return .success(nil) }
-            guard isValid(string) else {
+            guard let parsed = parse(string) else {
                 return .failure(Complaint(kind: .badFormat, message:
                     "`\(key)` must be \(expected); got \(quoted(string))"))
             }
-            return .success(string)
-        }, encode: { quoted($0 ?? "auto") })
+            return .success(parsed)
+        }, encode: { quoted($0.map(format) ?? "auto") })
     }
 
     /// "auto" (nil) or one of the integers 0, 90, 180, 270.

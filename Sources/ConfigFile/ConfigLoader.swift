@@ -1,3 +1,4 @@
+import Config
 import TOMLKit
 
 /// Reads the TOML config file of SPEC §5 into `Settings`. A missing table or key keeps its default;

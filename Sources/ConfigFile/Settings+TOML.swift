@@ -1,3 +1,5 @@
+import Config
+
 extension Settings {
     /// The settings as a TOML document with every table and key, which `ConfigLoader.parse` reads
     /// back to equal settings. `vitrine check-config` prints it.

@@ -1,3 +1,5 @@
+import Config
+
 /// A table of the config file and its keys, in the order `Settings.describe()` writes them.
 struct SettingTable {
     let name: String
@@ -21,8 +23,8 @@ enum SettingsSchema {
                       isValid: isAbsolutePath),
             .autoText("connector", \.display.connector, expected: "a connector name such as \"HDMI-A-1\"",
                       isValid: { !$0.isEmpty }),
-            .autoText("mode", \.display.mode, expected: "a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"",
-                      isValid: { DisplayMode($0) != nil }),
+            .autoParsed("mode", \.display.mode, expected: "a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"",
+                        parse: ModeRequest.init, format: \.description),
             .rotation("rotation", \.display.rotation),
         ]),
         SettingTable(name: "input", keys: [

@@ -1,28 +1,25 @@
 import Foundation
 import Geometry
-import Testing
-@testable import Touch
+import Touch
 
-/// The recordings copied into the test bundle (see Recordings/ATTRIBUTION.md).
-enum Recordings {
-    static func text(_ name: String) throws -> String {
-        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Recordings"),
-                               "missing recording \(name)")
-        return try String(contentsOf: url, encoding: .utf8)
+/// The real touch recordings kept with the Touch tests (see Tests/TouchTests/Recordings/ATTRIBUTION.md).
+public enum Recordings {
+    public static func text(_ name: String) throws -> String {
+        try String(contentsOfFile: TestPaths.recording(name), encoding: .utf8)
     }
 
     /// A single-file recording (`*.evemu`).
-    static func load(_ name: String) throws -> EvemuRecording {
+    public static func load(_ name: String) throws -> EvemuRecording {
         try EvemuRecording.parse(text: text(name))
     }
 
     /// A split recording: `<device>.desc` with `<device>.<gesture>.events`.
-    static func load(device: String, events: String) throws -> EvemuRecording {
+    public static func load(device: String, events: String) throws -> EvemuRecording {
         try EvemuRecording.parse(description: text("\(device).desc"), events: text("\(device).\(events).events"))
     }
 
     /// Every frame the decoder produces for the whole recording, on an unrotated screen.
-    static func frames(of recording: EvemuRecording, screen: Size) throws -> [TouchFrame] {
+    public static func frames(of recording: EvemuRecording, screen: Size) throws -> [TouchFrame] {
         let transform = try TouchTransform(device: recording.device, screen: screen)
         var decoder = try TouchDecoder(device: recording.device, transform: transform)
         return recording.events.compactMap { decoder.feed($0) }
@@ -30,16 +27,16 @@ enum Recordings {
 }
 
 /// One finger from touch-down to lift: its id and its positions, one per frame it was down in.
-struct Stroke {
-    var id: Int
-    var positions: [Point]
-    var first: Point { positions[0] }
-    var last: Point { positions[positions.count - 1] }
+public struct Stroke: Sendable {
+    public var id: Int
+    public var positions: [Point]
+    public var first: Point { positions[0] }
+    public var last: Point { positions[positions.count - 1] }
 }
 
 /// The strokes in `frames`, in the order the fingers went down. A stroke ends when its id is
 /// missing from a frame; an id that comes back later starts a new stroke.
-func strokes(in frames: [TouchFrame]) -> [Stroke] {
+public func strokes(in frames: [TouchFrame]) -> [Stroke] {
     var finished: [Stroke] = []
     var open: [Int: Stroke] = [:]
     var order: [Int] = []

@@ -1,8 +1,11 @@
-/// A video mode asked for in `display.mode`: "1920x1080" or "1920x1080@60".
-public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
+/// A video mode asked for in `display.mode` (SPEC §5): "1920x1080" or "1920x1080@60". It is parsed
+/// once, when the config is read, so a malformed mode is a config error with its line; DRM's mode
+/// selection then picks the connector's mode that matches it.
+public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
-    /// Hz; nil: any refresh rate, the connector's preferred one first.
+    /// Whole hertz; nil: any refresh rate. A connector's mode matches within half a hertz, so 60
+    /// takes a 59.94 Hz mode too.
     public var refreshRate: Int?
 
     public init(width: Int, height: Int, refreshRate: Int? = nil) {
@@ -11,7 +14,8 @@ public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
         self.refreshRate = refreshRate
     }
 
-    /// nil unless `text` is WIDTHxHEIGHT[@HZ] with sizes 1...16384 and a rate 1...1000.
+    /// nil unless `text` is WIDTHxHEIGHT[@HZ] in plain decimal digits, with sizes 1...16384 and a
+    /// rate of 1...1000 whole hertz.
     public init?(_ text: String) {
         let resolutionAndRate = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         let size = resolutionAndRate[0].split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
@@ -28,6 +32,7 @@ public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// As it is written in the config.
     public var description: String {
         "\(width)x\(height)" + (refreshRate.map { "@\($0)" } ?? "")
     }
@@ -37,12 +42,5 @@ public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
         guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
               let value = Int(digits), range.contains(value) else { return nil }
         return value
-    }
-}
-
-extension Settings.Display {
-    /// `mode` parsed; nil when it is nil ("auto": the connector's preferred mode) or malformed.
-    public var requestedMode: DisplayMode? {
-        mode.flatMap(DisplayMode.init)
     }
 }

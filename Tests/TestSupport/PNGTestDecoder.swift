@@ -3,18 +3,18 @@ import CZlib
 
 /// Just enough PNG decoding to check the encoder: 8-bit RGB, no interlace, all five filters.
 /// Every chunk's CRC is verified.
-enum PNGTestDecoder {
-    struct Malformed: Error, CustomStringConvertible {
-        let description: String
+public enum PNGTestDecoder {
+    public struct Malformed: Error, CustomStringConvertible {
+        public let description: String
         init(_ description: String) { self.description = description }
     }
 
-    struct Chunk {
-        let type: String
-        let data: [UInt8]
+    public struct Chunk {
+        public let type: String
+        public let data: [UInt8]
     }
 
-    static func chunks(_ file: [UInt8]) throws -> [Chunk] {
+    public static func chunks(_ file: [UInt8]) throws -> [Chunk] {
         guard file.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Malformed("no PNG signature") }
         var chunks: [Chunk] = [], offset = 8
         func bigEndian(_ at: Int) -> Int { file[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
@@ -31,7 +31,7 @@ enum PNGTestDecoder {
         return chunks
     }
 
-    static func decode(_ file: [UInt8]) throws -> Bitmap {
+    public static func decode(_ file: [UInt8]) throws -> Bitmap {
         let chunks = try chunks(file)
         guard let header = chunks.first, header.type == "IHDR", header.data.count == 13 else { throw Malformed("no IHDR first") }
         guard chunks.last?.type == "IEND" else { throw Malformed("no IEND last") }

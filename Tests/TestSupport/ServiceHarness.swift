@@ -2,12 +2,12 @@ import Foundation
 import Glibc
 
 /// systemd's end of the notify protocol: a datagram socket at `path` whose messages are collected.
-final class NotifyListener {
-    let path: String
+public final class NotifyListener {
+    public let path: String
     private let descriptor: Int32
-    private(set) var messages: [String] = []
+    public private(set) var messages: [String] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno)!) }
@@ -25,7 +25,7 @@ final class NotifyListener {
     deinit { close(descriptor) }
 
     /// Collects messages until one satisfies `condition` (returned) or `timeout` seconds pass (nil).
-    func waitFor(timeout: Double = 20, _ condition: (String) -> Bool) -> String? {
+    public func waitFor(timeout: Double = 20, _ condition: (String) -> Bool) -> String? {
         if let found = messages.first(where: condition) { return found }
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -43,13 +43,13 @@ final class NotifyListener {
 }
 
 /// The real executable running in the background, to be signalled and waited for.
-final class RunningProcess {
+public final class RunningProcess {
     private let process = Process()
     private let err = Pipe()
     private var errText = Data()
     private let reading = DispatchGroup()
 
-    init(_ arguments: [String], executable: String = TestPaths.executable, environment: [String: String] = [:],
+    public init(_ arguments: [String], executable: String = TestPaths.executable, environment: [String: String] = [:],
          currentDirectory: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -66,10 +66,10 @@ final class RunningProcess {
         }
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the exit (killing the process after `timeout` seconds); its status and stderr.
-    func wait(timeout: Double = 20) -> (status: Int32, stderr: String) {
+    public func wait(timeout: Double = 20) -> (status: Int32, stderr: String) {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

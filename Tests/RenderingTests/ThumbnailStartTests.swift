@@ -4,9 +4,9 @@ import Geometry
 import Logging
 import Photos
 import Scene
-import Rendering
+import TestSupport
 import Testing
-import VitrineApp
+import Rendering
 
 /// The viewer keeps grid thumbnails on disk in `cache.directory`, and a second start shows the
 /// grid from them without decoding the originals again.
