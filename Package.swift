@@ -39,56 +39,93 @@ let package = Package(
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
-        .target(name: "Config", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures", "Config"]),
+        // The settings as plain values; their TOML file is read by ConfigFile.
+        .target(name: "Config"),
+        .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures"]),
+        // The run loop's rules: when to draw, and what the kiosk does when nobody touches it.
+        .target(name: "RunLoopRules"),
 
         // Linux and C glue.
-        .target(name: "PNG", dependencies: ["Blitter", "CZlib"]),
+        .target(name: "ConfigFile", dependencies: ["Config", "Linux", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
             "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux", "Linux",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .target(name: "Linux", dependencies: ["CLinux"]),
-        .target(name: "Evdev", dependencies: ["CLinux", "Linux", "Touch", "Geometry"]),
+        .target(name: "Linux", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "Evdev", dependencies: [
+            "CLinux", "Linux", "Touch", "Geometry", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .target(name: "DRM", dependencies: [
-            "CDRM", "Geometry", "Blitter",
+            "CDRM", "Geometry", "Blitter", "Config", "Linux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
-        // The application: scene + photos + renderer + outputs + inputs.
-        .target(name: "VitrineApp", dependencies: [
-            "Geometry", "Blitter", "PNG", "Animation", "Touch", "Gestures", "Config", "Scene", "Photos", "DRM", "Linux", "Evdev",
+        // Rendering: the scene drawn over the decoded photos (Viewer, Renderer, PhotoStore).
+        .target(name: "Rendering", dependencies: [
+            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The kiosk's devices: the DRM display as the app uses it, the touch panels and keys.
+        .target(name: "Devices", dependencies: [
+            "Geometry", "Blitter", "Touch", "Config", "DRM", "Evdev", "Linux",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
+        .target(name: "VitrineApp", dependencies: [
+            "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
+            "Rendering", "Devices",
+            .product(name: "Logging", package: "swift-log"),
+            // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .executableTarget(name: "vitrine", dependencies: [
-            "VitrineApp", "Config",
+            "VitrineApp", "ConfigFile",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Real-kernel check of the DRM module (Tests/EndToEnd/test_drm_smoke.py runs it in qemu).
-        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter"]),
+        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter", "Config"]),
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
-            "Blitter", "Geometry", "Photos", "Scene", "Config", "VitrineApp", "CPixman", "Touch", "Linux",
+            "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // What the test targets share (like swift-collections' _CollectionsTestSupport): where the
+        // repository's test files are, temporary folders, test pictures and their comparison, the
+        // touch recordings, a log recorder. The JPEGs and recordings stay beside the tests that
+        // began with them and are read from the source tree.
+        .target(name: "TestSupport", dependencies: [
+            "Geometry", "Blitter", "Touch", "Photos", "CZlib", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport"),
+
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "BlitterTests", dependencies: ["Blitter", "Geometry", "PNG"]),
+        .testTarget(name: "BlitterTests", dependencies: [
+            "Blitter", "Geometry", "PNG", "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
-        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry"], resources: [.copy("Recordings")]),
+        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport"], exclude: ["Recordings"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Config", "Animation"]),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux"]),
-        .testTarget(name: "DRMTests", dependencies: ["DRM"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport"]),
+        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Animation", "TestSupport"]),
+        .testTarget(name: "LinuxTests", dependencies: [
+            "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
+        .testTarget(name: "DRMTests", dependencies: ["DRM", "Config"]),
         .testTarget(name: "PhotosTests", dependencies: [
-            "Photos", "Blitter", "Geometry", .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("JPEGs")]),
-        .testTarget(name: "VitrineAppTests", dependencies: ["VitrineApp", "Config", "Touch", "Scene", "Photos", "Blitter", "PNG"]),
+            "Photos", "Blitter", "Geometry", "Linux", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], exclude: ["JPEGs"]),
+        .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
+        .testTarget(name: "VitrineAppTests", dependencies: [
+            "VitrineApp", "Rendering", "Config", "Touch", "Scene", "Photos", "Blitter", "Linux", "TestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,5 @@
-/// Every setting of SPEC §5, with its default. `ConfigLoader` fills these from TOML; the rest of the
-/// program reads only these plain values, so scene logic is tested without any file.
+/// Every setting of SPEC §5, with its default: plain values, with no file format attached.
+/// `ConfigLoader` (module ConfigFile) fills them from TOML; the rest of the program reads only these.
 public struct Settings: Equatable, Sendable {
     public var display = Display()
     public var input = Input()
@@ -24,8 +24,8 @@ public struct Settings: Equatable, Sendable {
         public var card: String? = nil
         /// Connector name such as "HDMI-A-1"; nil: the first connected one.
         public var connector: String? = nil
-        /// "1920x1080@60" or "1920x1080"; nil: the connector's preferred mode.
-        public var mode: String? = nil
+        /// nil ("auto"): the connector's preferred mode.
+        public var mode: ModeRequest? = nil
         /// nil ("auto"): the connector's panel orientation property, else none.
         public var rotation: Rotation? = nil
         public init() {}

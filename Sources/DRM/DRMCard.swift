@@ -4,10 +4,10 @@ import Glibc
 import Musl
 #endif
 import CDRM
-import SystemPackage
+import Linux
 
 /// An open DRM card node (/dev/dri/cardN). Owns the file descriptor: opened in `init`, closed in
-/// `close()` (or at deinit). Getters return Swift snapshots; libdrm's structs are freed at once.
+/// `close()`, which its user must call (an open card at deinit asserts in debug builds). Getters return Swift snapshots; libdrm's structs are freed at once.
 public final class DRMCard {
     public let path: String
     public let driverName: String
@@ -16,18 +16,12 @@ public final class DRMCard {
     public let driverDescription: String
     /// Page-flip timestamps are CLOCK_MONOTONIC (DRM_CAP_TIMESTAMP_MONOTONIC).
     public let hasMonotonicTimestamps: Bool
-    private var descriptor: FileDescriptor?
+    private let descriptor: OwnedDescriptor
 
     /// Opens the card read-write, close-on-exec, and checks it can do KMS with dumb buffers.
     public init(path: String) throws {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec],
-                                                 retryOnInterrupt: true)
-        } catch let code as Errno {
-            throw systemError("open", code, detail: path)
-        }
-        let fd = descriptor.rawValue
+        let fd = try checked("open", detail: path) { open(path, O_RDWR | O_CLOEXEC) }
+        let descriptor = OwnedDescriptor(rawValue: fd, name: path)
         // From here on, a failure must close what was opened.
         do {
             let version = try checkedPointer("drmGetVersion", detail: path) { drmGetVersion(fd) }
@@ -50,20 +44,16 @@ public final class DRMCard {
         self.descriptor = descriptor
     }
 
-    deinit { close() }
-
     /// Closes the card; later calls fail with `.closed`. Never retried on EINTR (the fd is gone).
     public func close() {
-        guard let descriptor else { return }
-        self.descriptor = nil
         try? descriptor.close()
     }
 
     /// The raw descriptor, for poll() in an event loop.
-    public var fileDescriptor: Int32 { descriptor?.rawValue ?? -1 }
+    public var fileDescriptor: Int32 { descriptor.rawValue }
 
     func fd() throws -> Int32 {
-        guard let descriptor else { throw DRMError.closed }
+        guard descriptor.isOpen else { throw DRMError.closed }
         return descriptor.rawValue
     }
 
@@ -77,7 +67,14 @@ public final class DRMCard {
             do {
                 let card = try DRMCard(path: path)
                 opened += 1
-                if try card.connectors().contains(where: { $0.status == .connected }) { return card }
+                let connected: Bool
+                do {
+                    connected = try card.connectors().contains { $0.status == .connected }
+                } catch {
+                    card.close()
+                    throw error
+                }
+                if connected { return card }
                 card.close()
             } catch let error as DRMError {
                 firstError = firstError ?? error

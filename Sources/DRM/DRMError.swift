@@ -1,4 +1,4 @@
-import SystemPackage
+import Linux
 
 /// Everything that can go wrong while taking the display. Each case prints as one line that says
 /// what happened and, where there is one, what to do about it.
@@ -11,17 +11,16 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
     case noDumbBuffers(path: String)
     case connectorNotFound(name: String, available: [String])
     case connectorDisconnected(name: String)
-    case invalidModeString(String)
     case modeNotFound(mode: String, connector: String, available: [String])
     case noModes(connector: String)
     case noCRTC(connector: String)
     /// Another process holds DRM master, so mode setting is refused.
-    case notMaster(call: String, errno: Errno)
+    case notMaster(SystemError)
     /// The previous page flip did not complete in time.
     case flipTimedOut(seconds: Double)
     case closed
     /// A C call failed; carries its name, errno and, if there is one, the object it was about.
-    case system(call: String, errno: Errno, detail: String)
+    case system(SystemError)
 
     public var description: String {
         switch self {
@@ -37,22 +36,20 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
             return "connector \"\(name)\" not found; this card has: \(available.joined(separator: ", "))"
         case .connectorDisconnected(let name):
             return "connector \(name) has no display connected; plug one in or pick another connector"
-        case .invalidModeString(let text):
-            return "bad mode \"\(text)\": write it as WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"
         case .modeNotFound(let mode, let connector, let available):
             return "mode \(mode) not offered by \(connector); it offers: \(available.joined(separator: ", "))"
         case .noModes(let connector):
             return "connector \(connector) reports no modes; check the cable or the display's EDID"
         case .noCRTC(let connector):
             return "no free CRTC can drive connector \(connector)"
-        case .notMaster(let call, let errno):
-            return "\(call) failed (\(errno)): another program is the DRM master (a display server or a console compositor?); stop it"
+        case .notMaster(let error):
+            return "\(error.call) failed: \(error.reason); another program is the DRM master (a display server or a console compositor?); stop it"
         case .flipTimedOut(let seconds):
             return "page flip did not complete within \(seconds) s; the driver or display stopped answering"
         case .closed:
             return "the display was already closed"
-        case .system(let call, let errno, let detail):
-            return detail.isEmpty ? "\(call) failed: \(errno)" : "\(call) failed for \(detail): \(errno)"
+        case .system(let error):
+            return error.description
         }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CDRM
+import Linux
 import SystemPackage
 
 /// A CPU-drawable scanout buffer: a dumb GEM object, a framebuffer on it, and its mapping.
@@ -72,7 +73,7 @@ final class DumbBuffer {
             }
             let mapped = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
             guard let mapped, mapped != MAP_FAILED else {
-                throw DRMError.system(call: "mmap", errno: Errno(rawValue: errno), detail: "dumb buffer \(handle)")
+                throw DRMError.system(SystemError("mmap", path: "dumb buffer \(handle)", errno: Errno(rawValue: errno)))
             }
             pixels = mapped
         } catch {

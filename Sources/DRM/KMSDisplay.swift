@@ -5,6 +5,8 @@ import Musl
 #endif
 import Blitter
 import CDRM
+import Config
+import Linux
 import SystemPackage
 
 /// One output driven through legacy KMS: a connector, a mode, a CRTC and two dumb buffers that
@@ -47,13 +49,9 @@ public final class KMSDisplay {
     private var lastFrameSize: (width: Int, height: Int)?
     private var closed = false
 
-    /// Takes the display: `connector` by name (nil: the first connected one), `mode` as
-    /// "1920x1080@60" or "1920x1080" (nil: the preferred mode, else the first).
-    public convenience init(card: DRMCard, connector name: String? = nil, mode: String? = nil) throws {
-        try self.init(card: card, connector: name, mode: try mode.map(ModeRequest.init(parsing:)))
-    }
-
-    public init(card: DRMCard, connector name: String?, mode request: ModeRequest?) throws {
+    /// Takes the display: `connector` by name (nil: the first connected one), the mode that matches
+    /// `request` (nil: the preferred mode, else the first).
+    public init(card: DRMCard, connector name: String? = nil, mode request: ModeRequest? = nil) throws {
         let fd = try card.fd()
         let connector = try ModeSelection.connector(named: name, in: try card.connectors())
         let mode = try ModeSelection.mode(request, for: connector)
@@ -179,9 +177,9 @@ public final class KMSDisplay {
     /// Waits up to `timeout` seconds for the pending flip. True when no flip is pending anymore.
     @discardableResult
     public func waitForFlip(timeout: Double) throws -> Bool {
-        let deadline = monotonicSeconds() + timeout
+        let deadline = MonotonicClock.now() + timeout
         while isFlipPending {
-            let left = deadline - monotonicSeconds()
+            let left = deadline - MonotonicClock.now()
             guard left > 0, try pollReadable(try card.fd(), timeout: left) else { return !isFlipPending }
             try handleEvents()
         }
@@ -225,7 +223,8 @@ public final class KMSDisplay {
         // A flip still in flight would complete into a CRTC that is going off.
         if isFlipPending { _ = try waitForFlip(timeout: 1) }
         guard let dpms = properties[.dpms] else {
-            throw DRMError.system(call: "drmModeConnectorSetProperty", errno: .noFunction, detail: "\(connector.name) has no DPMS property")
+            throw DRMError.system(SystemError("drmModeConnectorSetProperty", path: "\(connector.name), which has no DPMS property",
+                                              errno: .noFunction))
         }
         let fd = try card.fd()
         try checked("drmModeConnectorSetProperty", detail: "\(connector.name) DPMS") {

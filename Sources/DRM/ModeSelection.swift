@@ -1,40 +1,11 @@
-/// A mode the user asked for: "1920x1080" or "1920x1080@60".
-public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
-    public let width: Int
-    public let height: Int
-    /// Hz, or nil for any refresh rate (the highest one wins).
-    public let refresh: Double?
+import Config
 
-    public init(width: Int, height: Int, refresh: Double? = nil) {
-        self.width = width
-        self.height = height
-        self.refresh = refresh
-    }
-
-    public init(parsing text: String) throws {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count <= 2, size.count == 2,
-              let width = Int(size[0]), let height = Int(size[1]), width > 0, height > 0 else {
-            throw DRMError.invalidModeString(text)
-        }
-        var refresh: Double?
-        if parts.count == 2 {
-            guard let hz = Double(parts[1]), hz > 0, hz.isFinite else { throw DRMError.invalidModeString(text) }
-            refresh = hz
-        }
-        self.init(width: width, height: height, refresh: refresh)
-    }
-
-    public var description: String {
-        refresh.map { "\(width)x\(height)@\(DisplayMode.format($0))" } ?? "\(width)x\(height)"
-    }
-
-    /// A refresh of "60" matches 59.94 and 60.00; within half a hertz counts as the same.
+extension ModeRequest {
+    /// Same size; a refresh of 60 matches 59.94 and 60.00 (within half a hertz counts as the same).
     func matches(_ mode: DisplayMode) -> Bool {
         guard mode.width == width, mode.height == height else { return false }
-        guard let refresh else { return true }
-        return abs(mode.refreshRate - refresh) < 0.5
+        guard let refreshRate else { return true }
+        return abs(mode.refreshRate - Double(refreshRate)) < 0.5
     }
 }
 

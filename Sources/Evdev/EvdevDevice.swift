@@ -1,51 +1,55 @@
 import CLinux
 import Glibc
 import Linux
+import SystemPackage
 import Touch
 
 /// An open /dev/input/event* node: what it is (from the EVIOCG* ioctls) and its events. Owns the
-/// descriptor; `close()` releases the grab and the descriptor, and deinit calls it.
+/// descriptor; `close()` releases the grab and the descriptor, and its user must call it (an open
+/// device at deinit asserts in debug builds).
 public final class EvdevDevice {
     public let path: String
     public let description: DeviceDescription
-    public private(set) var fileDescriptor: Int32
+    private let descriptor: OwnedDescriptor
     private var grabbed = false
 
-    /// Opens the node non-blocking and reads its capabilities. Throws SystemCallError (EACCES when
+    /// Opens the node non-blocking and reads its capabilities. Throws SystemError (EACCES when
     /// the user is not in group input, ENOENT/ENODEV when it went away).
     public init(path: String) throws {
         self.path = path
-        let fd = try systemCall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        descriptor = OwnedDescriptor(rawValue: fd, name: path)
         do {
             description = try Self.describe(fd, path: path)
         } catch {
-            Glibc.close(fd)
+            try? descriptor.close()
             throw error
         }
-        fileDescriptor = fd
     }
 
-    deinit { close() }
-
+    /// Releases the grab and closes the descriptor: the reverse of `init` and `grab()`.
     public func close() {
-        guard fileDescriptor >= 0 else { return }
+        guard descriptor.isOpen else { return }
         if grabbed { _ = vitrine_eviocgrab(fileDescriptor, 0) }
-        Glibc.close(fileDescriptor)
-        fileDescriptor = -1
+        grabbed = false
+        try? descriptor.close()
     }
+
+    /// The descriptor, -1 once closed.
+    public var fileDescriptor: Int32 { descriptor.rawValue }
 
     /// EVIOCGRAB: nothing else (the console, another program) sees this device's events.
     public func grab() throws {
-        try systemCall("EVIOCGRAB \(path)") { vitrine_eviocgrab(fileDescriptor, 1) }
+        try systemCall("EVIOCGRAB", path: path) { vitrine_eviocgrab(fileDescriptor, 1) }
         grabbed = true
     }
 
     /// Timestamps events with CLOCK_MONOTONIC, the clock the scene's animations run on.
     public func useMonotonicClock() throws {
-        try systemCall("EVIOCSCLOCKID \(path)") { vitrine_eviocsclockid(fileDescriptor, CLOCK_MONOTONIC) }
+        try systemCall("EVIOCSCLOCKID", path: path) { vitrine_eviocsclockid(fileDescriptor, CLOCK_MONOTONIC) }
     }
 
-    /// Drains what is readable now. Throws SystemCallError with ENODEV when the device was unplugged.
+    /// Drains what is readable now. Throws SystemError with ENODEV when the device was unplugged.
     public func readEvents() throws -> [InputEvent] {
         var events: [InputEvent] = []
         let size = MemoryLayout<input_event>.stride
@@ -54,12 +58,12 @@ public final class EvdevDevice {
             let n: Int
             do {
                 n = try buffer.withUnsafeMutableBytes { raw in
-                    try systemCall("read \(path)") { read(fileDescriptor, raw.baseAddress, raw.count) }
+                    try systemCall("read", path: path) { read(fileDescriptor, raw.baseAddress, raw.count) }
                 }
-            } catch let error as SystemCallError where error.errno == EAGAIN {
+            } catch let error as SystemError where error.errno == .resourceTemporarilyUnavailable {
                 return events
             }
-            if n == 0 { throw SystemCallError("read \(path)", errno: ENODEV) }
+            if n == 0 { throw SystemError("read", path: path, errno: .operationNotSupportedByDevice) }
             for raw in buffer.prefix(n / size) {
                 events.append(InputEvent(time: Double(raw.time.tv_sec) + Double(raw.time.tv_usec) / 1e6,
                                          type: raw.type, code: raw.code, value: raw.value))
@@ -75,14 +79,14 @@ public final class EvdevDevice {
         guard slots > 0 else { return [] }
         var values = [Int32](repeating: 0, count: slots + 1)
         values[0] = Int32(code)
-        try systemCall("EVIOCGMTSLOTS \(path)") { vitrine_eviocgmtslots(fileDescriptor, &values, UInt(slots)) }
+        try systemCall("EVIOCGMTSLOTS", path: path) { vitrine_eviocgmtslots(fileDescriptor, &values, UInt(slots)) }
         return Array(values.dropFirst())
     }
 
     /// The current state of one absolute axis (EVIOCGABS), e.g. ABS_MT_SLOT after SYN_DROPPED.
     public func axis(_ code: UInt16) throws -> DeviceDescription.Axis {
         var info = input_absinfo()
-        try systemCall("EVIOCGABS \(path)") { vitrine_eviocgabs(fileDescriptor, UInt32(code), &info) }
+        try systemCall("EVIOCGABS", path: path) { vitrine_eviocgabs(fileDescriptor, UInt32(code), &info) }
         return DeviceDescription.Axis(value: info.value, minimum: info.minimum, maximum: info.maximum,
                                       fuzz: info.fuzz, flat: info.flat, resolution: info.resolution)
     }
@@ -90,7 +94,7 @@ public final class EvdevDevice {
     /// Keys and buttons that are down now (EVIOCGKEY).
     public func keysDown() throws -> Set<UInt16> {
         var bits = [UInt8](repeating: 0, count: 96)
-        try systemCall("EVIOCGKEY \(path)") { vitrine_eviocgkey(fileDescriptor, &bits, UInt(bits.count)) }
+        try systemCall("EVIOCGKEY", path: path) { vitrine_eviocgkey(fileDescriptor, &bits, UInt(bits.count)) }
         return Self.bitSet(bits)
     }
 
@@ -98,17 +102,17 @@ public final class EvdevDevice {
         var nameBytes = [CChar](repeating: 0, count: 256)
         _ = vitrine_eviocgname(fd, &nameBytes, UInt(nameBytes.count - 1))
         var id = input_id()
-        try systemCall("EVIOCGID \(path)") { vitrine_eviocgid(fd, &id) }
+        try systemCall("EVIOCGID", path: path) { vitrine_eviocgid(fd, &id) }
         var properties = [UInt8](repeating: 0, count: 8)
         _ = vitrine_eviocgprop(fd, &properties, UInt(properties.count))
 
         var events: [UInt16: Set<UInt16>] = [:]
         var typeBits = [UInt8](repeating: 0, count: 8)
-        try systemCall("EVIOCGBIT \(path)") { vitrine_eviocgbit(fd, 0, &typeBits, UInt(typeBits.count)) }
+        try systemCall("EVIOCGBIT", path: path) { vitrine_eviocgbit(fd, 0, &typeBits, UInt(typeBits.count)) }
         events[EventType.syn] = bitSet(typeBits)
         for type in [EventType.key, EventType.abs, EventType.rel, EventType.msc] where events[EventType.syn]!.contains(type) {
             var bits = [UInt8](repeating: 0, count: 96)
-            try systemCall("EVIOCGBIT \(path)") { vitrine_eviocgbit(fd, UInt32(type), &bits, UInt(bits.count)) }
+            try systemCall("EVIOCGBIT", path: path) { vitrine_eviocgbit(fd, UInt32(type), &bits, UInt(bits.count)) }
             events[type] = bitSet(bits)
         }
         var axes: [UInt16: DeviceDescription.Axis] = [:]

@@ -3,13 +3,16 @@ import Glibc
 
 /// A counter another thread bumps to wake the event loop (decoder completions).
 public final class EventFD {
-    public let fileDescriptor: Int32
+    private let descriptor: OwnedDescriptor
 
     public init() throws {
-        fileDescriptor = try systemCall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+        descriptor = OwnedDescriptor(rawValue: try systemCall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) },
+                                     name: "eventfd")
     }
 
-    deinit { close(fileDescriptor) }
+    public func close() { try? descriptor.close() }
+
+    public var fileDescriptor: Int32 { descriptor.rawValue }
 
     /// Safe from any thread.
     public func signal() {

@@ -7,14 +7,21 @@ import Glibc
 public final class EventLoop {
     public typealias Handler = () -> Void
 
-    private let epoll: Int32
+    private let descriptor: OwnedDescriptor
     private var handlers: [Int32: Handler] = [:]
 
     public init() throws {
-        epoll = try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        descriptor = OwnedDescriptor(rawValue: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) },
+                                     name: "epoll")
     }
 
-    deinit { close(epoll) }
+    /// Closes the epoll descriptor and forgets the handlers (and what they hold).
+    public func close() {
+        handlers.removeAll()
+        try? descriptor.close()
+    }
+
+    private var epoll: Int32 { descriptor.rawValue }
 
     /// Calls `handler` on the loop whenever `fd` is readable (or hung up / in error: the handler's
     /// read then reports why).

@@ -25,18 +25,21 @@ public final class Inotify {
     public static let ignored = Int32(IN_IGNORED)
     public static let isDirectory = Int32(IN_ISDIR)
 
-    public let fileDescriptor: Int32
+    private let descriptor: OwnedDescriptor
 
     public init() throws {
-        fileDescriptor = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+        descriptor = OwnedDescriptor(rawValue: try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) },
+                                     name: "inotify")
     }
 
-    deinit { close(fileDescriptor) }
+    public func close() { try? descriptor.close() }
+
+    public var fileDescriptor: Int32 { descriptor.rawValue }
 
     /// Watches `path` for the events in `mask`; returns the watch descriptor events carry.
     @discardableResult
     public func watch(_ path: String, mask: Int32) throws -> Int32 {
-        try systemCall("inotify_add_watch \(path)") { inotify_add_watch(fileDescriptor, path, UInt32(bitPattern: mask)) }
+        try systemCall("inotify_add_watch", path: path) { inotify_add_watch(fileDescriptor, path, UInt32(bitPattern: mask)) }
     }
 
     public func unwatch(_ watch: Int32) {
@@ -50,7 +53,7 @@ public final class Inotify {
         let header = MemoryLayout<inotify_event>.size
         while true {
             let n = buffer.withUnsafeMutableBytes { raw in
-                (try? systemCall("read inotify") { Glibc.read(fileDescriptor, raw.baseAddress, raw.count) }) ?? -1
+                (try? systemCall("read", path: "inotify") { Glibc.read(fileDescriptor, raw.baseAddress, raw.count) }) ?? -1
             }
             guard n > 0 else { return events }
             var offset = 0

@@ -31,12 +31,9 @@ public enum ProcessHeap {
 
     /// Resident memory of this process in bytes (/proc/self/statm), or 0 if it cannot be read.
     public static func residentBytes() -> Int {
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 128)
-        guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
+        guard let line = try? RegularFile.read("/proc/self/statm", limit: 4096) else { return 0 }
         // "size resident shared text lib data dt", in pages.
-        let fields = String(cString: line).split(separator: " ")
+        let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * sysconf(Int32(_SC_PAGESIZE))
     }

@@ -5,7 +5,7 @@ import Glibc
 /// the protocol is a dozen lines, the binary stays free of a library the static end-to-end build
 /// would have to carry, and a kiosk without systemd (the test VM) simply has no $NOTIFY_SOCKET.
 public final class ServiceNotifier {
-    private let socketFD: Int32
+    private let socket: OwnedDescriptor
     private var address: sockaddr_un
     private let addressLength: socklen_t
     /// Half of WatchdogSec when systemd's watchdog is on for this process: ping at least this often.
@@ -27,14 +27,14 @@ public final class ServiceNotifier {
         }
         address = addr
         addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1))
-        guard let fd = try? systemCall("socket", { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else {
+        guard let fd = try? systemCall("socket", { Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else {
             return nil
         }
-        socketFD = fd
+        socket = OwnedDescriptor(rawValue: fd, name: "NOTIFY_SOCKET socket")
         watchdogInterval = Self.watchdogInterval(environment)
     }
 
-    deinit { close(socketFD) }
+    public func close() { try? socket.close() }
 
     /// READY=1: the first frame is on screen.
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
@@ -48,9 +48,10 @@ public final class ServiceNotifier {
     /// Sends one message; a lost notification must never stop the kiosk, so failures are ignored.
     public func send(_ message: String) {
         let bytes = Array(message.utf8)
+        let socketFD = socket.rawValue
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                try? systemCall("sendto NOTIFY_SOCKET") {
+                try? systemCall("sendto", path: "NOTIFY_SOCKET") {
                     sendto(socketFD, bytes, bytes.count, Int32(MSG_NOSIGNAL), sa, addressLength)
                 }
             }

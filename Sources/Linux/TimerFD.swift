@@ -3,15 +3,17 @@ import Glibc
 
 /// A one-shot CLOCK_MONOTONIC timer the event loop polls (idle timeout, slideshow, frame pacing).
 public final class TimerFD {
-    public let fileDescriptor: Int32
+    private let descriptor: OwnedDescriptor
 
     public init() throws {
-        fileDescriptor = try systemCall("timerfd_create") {
+        descriptor = OwnedDescriptor(rawValue: try systemCall("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        }
+        }, name: "timerfd")
     }
 
-    deinit { close(fileDescriptor) }
+    public func close() { try? descriptor.close() }
+
+    public var fileDescriptor: Int32 { descriptor.rawValue }
 
     /// Fires once at `deadline` (seconds on MonotonicClock); a deadline in the past fires at once.
     public func arm(at deadline: Double) throws {

@@ -32,30 +32,35 @@ public final class UeventMonitor {
         }
     }
 
-    public let fileDescriptor: Int32
+    private let descriptor: OwnedDescriptor
 
     /// Joins the kernel's uevent multicast group (1). Needs no privileges.
     public init() throws {
-        fileDescriptor = try systemCall("socket NETLINK_KOBJECT_UEVENT") {
+        let fd = try systemCall("socket", path: "NETLINK_KOBJECT_UEVENT") {
             socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
                    NETLINK_KOBJECT_UEVENT)
         }
+        descriptor = OwnedDescriptor(rawValue: fd, name: "uevent socket")
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
         address.nl_groups = 1
-        let status = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                Glibc.bind(fileDescriptor, sa, socklen_t(MemoryLayout<sockaddr_nl>.size))
+        do {
+            _ = try withUnsafePointer(to: &address) { pointer in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                    try systemCall("bind", path: "NETLINK_KOBJECT_UEVENT") {
+                        Glibc.bind(fd, sa, socklen_t(MemoryLayout<sockaddr_nl>.size))
+                    }
+                }
             }
-        }
-        if status == -1 {
-            let code = errno
-            close(fileDescriptor)
-            throw SystemCallError("bind NETLINK_KOBJECT_UEVENT", errno: code)
+        } catch {
+            close()
+            throw error
         }
     }
 
-    deinit { close(fileDescriptor) }
+    public func close() { try? descriptor.close() }
+
+    public var fileDescriptor: Int32 { descriptor.rawValue }
 
     /// Drains the queued events. A queue that overflowed (ENOBUFS) loses events: the caller
     /// should treat the read as "something may have changed", which probing again covers.
@@ -63,9 +68,19 @@ public final class UeventMonitor {
         var events: [Event] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let n = buffer.withUnsafeMutableBytes { raw in Glibc.recv(fileDescriptor, raw.baseAddress, raw.count, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == ENOBUFS { continue }
+            let received = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in
+                    try systemCall("recv", path: "NETLINK_KOBJECT_UEVENT") { Glibc.recv(fileDescriptor, raw.baseAddress, raw.count, 0) }
+                }
+            }
+            let n: Int
+            do {
+                n = try received.get()
+            } catch where error.errno == .noBufferSpace {
+                continue
+            } catch {
+                return events
+            }
             guard n > 0 else { return events }
             if let event = Event.parse(buffer.prefix(n)) { events.append(event) }
         }

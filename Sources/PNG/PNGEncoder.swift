@@ -1,5 +1,6 @@
 import Blitter
 import CZlib
+import Linux
 
 /// Writes bitmaps as 8-bit RGB PNG files (colour type 2), for screenshots and `snapshot` output.
 public enum PNGEncoder {
@@ -28,10 +29,11 @@ public enum PNGEncoder {
         return file
     }
 
-    /// Encodes `bitmap` and replaces `path` with it atomically: the data goes to a temporary file
-    /// in the same directory, is flushed, then renamed over `path`, so readers never see half a file.
+    /// Encodes `bitmap` and replaces `path` with it atomically (Linux's AtomicFile: a temporary in
+    /// the same directory, flushed, renamed over `path`), so readers never see half a file. Throws
+    /// PNGError, or SystemError naming `path`.
     public static func write(_ bitmap: Bitmap, to path: String) throws {
-        try AtomicFile.replace(path, with: encode(bitmap))
+        try AtomicFile.write(encode(bitmap), to: path)
     }
 
     /// Each row as a filter-type byte and the filtered RGB bytes. The filter is chosen per row by

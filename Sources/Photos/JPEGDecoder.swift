@@ -45,7 +45,9 @@ public final class JPEGDecoder {
 
     /// The checked header of the file at `path`, reading only as much of it as the headers need.
     public func readHeader(path: String) throws -> JPEGHeader {
-        try readHeader(file: PhotoFile(path: path))
+        let file = try PhotoFile(path: path)
+        defer { file.close() }
+        return try readHeader(file: file)
     }
 
     private func readHeader(file: PhotoFile) throws -> JPEGHeader {
@@ -158,6 +160,7 @@ public final class JPEGDecoder {
     /// keep the aspect ratio with `ImageSize.filling` or `fitting`).
     public func decode(path: String, to target: ImageSize) throws -> DecodedImage {
         let file = try PhotoFile(path: path)
+        defer { file.close() }
         // Check the header before reading the rest: a bomb or a text file costs one small read.
         _ = try readHeader(file: file)
         return try decode(bytes: try file.readAll(), path: path, to: target)

@@ -1,8 +1,11 @@
+import Linux
+
 /// Why a photo cannot be shown: the file and a reason a kiosk integrator can act on.
 public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
-        /// The file could not be opened, read or stat'ed: the call and errno.
-        case unreadable(call: String, errno: Int32)
+        /// The file could not be opened or read (the call and errno), or is not one to read: not
+        /// a regular file, or too large.
+        case unreadable(SystemError)
         /// Zero bytes.
         case empty
         /// The first two bytes are not the JPEG SOI marker.
@@ -24,8 +27,9 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
 
         public var description: String {
             switch self {
-            case let .unreadable(call, errno):
-                return "cannot read the file: \(call) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+            case let .unreadable(error):
+                // "not a regular file (a FIFO)" says it all; a failed call gets its name and errno.
+                return error.errno == nil ? "\(error.reason)" : "cannot read the file: \(error.descriptionWithoutPath)"
             case .empty:
                 return "empty file (0 bytes)"
             case let .notJPEG(bytes):
@@ -61,14 +65,6 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(path): \(reason)" }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 private extension String {
     func leftPadded(to length: Int) -> String {

@@ -1,5 +1,7 @@
 import Foundation
+import Linux
 import Logging
+import SystemPackage
 
 /// The photos of one directory: every *.jpg / *.jpeg (any case, not hidden, not in subdirectories)
 /// whose headers are sound, in the configured order. Only headers are read; bad files are left out
@@ -26,7 +28,8 @@ public struct PhotoLibrary: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw PhotoError(path: directory, reason: .unreadable(call: "opendir", errno: Self.errnoOf(error)))
+            throw PhotoError(path: directory, reason: .unreadable(SystemError("opendir", path: directory,
+                                                                              errno: Errno(rawValue: Self.errnoOf(error)))))
         }
         let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels)
         var photos: [PhotoInfo] = []
@@ -61,6 +64,7 @@ public struct PhotoLibrary: Sendable {
     /// The headers of one file (for a file that appeared or changed after the scan).
     public static func info(path: String, decoder: JPEGDecoder) throws -> PhotoInfo {
         let file = try PhotoFile(path: path)
+        defer { file.close() }
         let header = try decoder.readHeader(path: path)
         return PhotoInfo(path: path, fileSize: file.size, modified: file.modified,
                          storedSize: header.storedSize, orientation: header.orientation)

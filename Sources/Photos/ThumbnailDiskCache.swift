@@ -1,5 +1,6 @@
 import Blitter
 import Foundation
+import Linux
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -15,8 +16,8 @@ import Musl
 /// the format version, so a replaced or edited photo simply misses. Nothing read back is trusted
 /// blindly: the file must carry the full key in its comment segment and decode cleanly to exactly
 /// the expected size, else it is deleted and counts as a miss (and the decode queue writes a new
-/// one). Files are written to a temporary name in the same directory and renamed, so a reader
-/// never sees half a file. The directory is kept under `byteLimit`, least recently used first:
+/// one). Files are written with Linux's AtomicFile (a temporary in the same directory, renamed),
+/// so a reader never sees half a file. The directory is kept under `byteLimit`, least recently used first:
 /// counted on the first write and whenever the running total passes the limit.
 ///
 /// Thread-safe: the decode workers read and write concurrently.
@@ -33,7 +34,6 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
     private let lock = NSLock()
     private var codecs: [ThumbnailCodec] = []
     private var writable = true
-    private var temporaryCounter = 0
     private var counters = Statistics()
     /// Bytes in the directory as last counted plus what was written since; nil until counted.
     private var knownBytes: Int?
@@ -175,17 +175,15 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
             return
         }
         let target = filePath(for: source, size: size)
-        let temporary = lock.withLock { () -> String in
-            temporaryCounter += 1
-            return (directory as NSString).appendingPathComponent(".tmp-\(getpid())-\(temporaryCounter)")
-        }
-        if let failure = Self.writeAtomically(bytes, to: target, via: temporary) {
+        do {
+            try AtomicFile.write(bytes, to: target)
+        } catch {
             let first = lock.withLock { () -> Bool in
                 defer { writable = false }
                 return writable
             }
             if first {
-                logger.warning("Cannot save thumbnails in \(directory) (\(failure)); carrying on without saving them")
+                logger.warning("Cannot save thumbnails in \(directory) (\(error)); carrying on without saving them")
             }
             return
         }
@@ -209,7 +207,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
                 let path = (directory as NSString).appendingPathComponent(name)
                 var info = stat()
                 guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-                if name.hasPrefix(".tmp-") {
+                if AtomicFile.isTemporary(name: name) {
                     // Another process's write may be under way: only stale ones are debris.
                     if now - Int64(info.st_mtim.tv_sec) > 3600, unlink(path) == 0 { removed += 1 }
                     continue
@@ -262,59 +260,26 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
     }
 
     /// The whole file at `path`, marking it used; nil if it is not there (or cannot be opened), no
-    /// bytes if it is empty, implausibly large or shrank while being read.
+    /// bytes if it is empty, implausibly large or shrank while being read. Something else than a
+    /// regular file with its name is removed, so that the new thumbnail can take its place.
     private static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        // Empty or absurd: bad, like a file that does not decode.
-        guard info.st_size > 0, info.st_size < 64 * 1024 * 1024 else { return [] }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
+        let file: RegularFile
+        do {
+            file = try RegularFile(path: path)
+        } catch {
+            if case .notRegularFile = error.reason { unlink(path) }
+            return nil
         }
-        guard done == size else { return [] }
+        defer { file.close() }
+        // Empty or absurd: bad, like a file that does not decode.
+        guard file.size > 0, let bytes = try? file.readAll(limit: 64 * 1024 * 1024), bytes.count == file.size else {
+            return []
+        }
         // The modification time is the "last used" time for pruning; refreshing it costs a
         // metadata write, so only once an hour per file.
-        if Int64(Date().timeIntervalSince1970) - Int64(info.st_mtim.tv_sec) > 3600 {
-            _ = futimens(fd, nil)
+        if Int64(Date().timeIntervalSince1970) - file.modifiedNanoseconds / 1_000_000_000 > 3600 {
+            try? file.touch()
         }
         return bytes
-    }
-
-    /// Writes `bytes` to `temporary`, then renames it over `target`; the failing call and errno on error.
-    private static func writeAtomically(_ bytes: [UInt8], to target: String, via temporary: String) -> String? {
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return "open: \(String(cString: strerror(errno)))" }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let error = n < 0 ? errno : ENOSPC
-                close(fd)
-                unlink(temporary)
-                return "write: \(String(cString: strerror(error)))"
-            }
-            done += n
-        }
-        guard close(fd) == 0 else {
-            let error = errno
-            unlink(temporary)
-            return "close: \(String(cString: strerror(error)))"
-        }
-        guard rename(temporary, target) == 0 else {
-            let error = errno
-            unlink(temporary)
-            return "rename: \(String(cString: strerror(error)))"
-        }
-        return nil
     }
 }

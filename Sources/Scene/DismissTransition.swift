@@ -1,5 +1,4 @@
 import Animation
-import Config
 import Geometry
 
 /// Drag to dismiss (SPEC §1). While the finger is down the photo follows it, shrinking with the
@@ -11,7 +10,7 @@ final class DismissTransition {
     }
 
     let index: Int
-    private let settings: Settings
+    private let parameters: SceneParameters.Dismiss
     /// The photo's frame, the background's alpha and the finger at touch-down.
     private let startRect: Rect
     private let startAlpha: Double
@@ -24,9 +23,9 @@ final class DismissTransition {
 
     /// `rect` and `alpha` are the photo's frame and the background's alpha when `finger` touched down.
     init(index: Int, rect: Rect, alpha: Double, finger: Point, grid: TransitionEnd, pager: TransitionEnd,
-         settings: Settings) {
+         parameters: SceneParameters.Dismiss) {
         self.index = index
-        self.settings = settings
+        self.parameters = parameters
         startRect = rect
         startAlpha = alpha
         startFinger = finger
@@ -41,11 +40,11 @@ final class DismissTransition {
 
     /// p = clamp(dy / max_drag, 0, 1), dy the downward travel since touch-down.
     var progress: Double {
-        min(max((finger.y - startFinger.y) / settings.dismiss.maxDrag, 0), 1)
+        min(max((finger.y - startFinger.y) / parameters.maxDrag, 0), 1)
     }
 
     /// scale = 1 - (1 - min_scale) p.
-    var scale: Double { 1 - (1 - settings.dismiss.minScale) * progress }
+    var scale: Double { 1 - (1 - parameters.minScale) * progress }
 
     /// rect = finger + (rect0 - finger0) * scale.
     private var dragRect: Rect {
@@ -69,30 +68,28 @@ final class DismissTransition {
     /// the caller scrolled the grid to it) or cancel back to the pager.
     func release(velocity: Point, at time: Double) {
         guard isDragging else { return }
-        let finishes = progress > settings.dismiss.progressThreshold && velocity.y >= -settings.dismiss.upwardVelocity
+        let finishes = progress > parameters.progressThreshold && velocity.y >= -parameters.upwardVelocity
         let rect = dragRect, alpha = dragAlpha
         // How the dragged frame was moving, so the spring starts at the same speed: the finger's
         // own velocity plus the growth or shrinking from the change in progress.
         let travel = finger.y - startFinger.y
-        let progressRate = travel > 0 && travel < settings.dismiss.maxDrag ? velocity.y / settings.dismiss.maxDrag : 0
-        let scaleRate = -(1 - settings.dismiss.minScale) * progressRate
+        let progressRate = travel > 0 && travel < parameters.maxDrag ? velocity.y / parameters.maxDrag : 0
+        let scaleRate = -(1 - parameters.minScale) * progressRate
         let rectVelocity = [velocity.x + (startRect.x - startFinger.x) * scaleRate,
                             velocity.y + (startRect.y - startFinger.y) * scaleRate,
                             startRect.width * scaleRate, startRect.height * scaleRate,
                             -startAlpha * progressRate]
-        let target: [Double], duration: Double, damping: Double
+        let target: [Double], spring: Spring
         if finishes {
             target = CarriedPhoto.components(grid.frame(of: index) ?? rect, 0)
-            duration = settings.animation.finishDuration
-            damping = settings.animation.finishDamping
+            spring = parameters.finish
         } else {
             target = CarriedPhoto.components(pager.frame(of: index) ?? startRect, 1)
-            duration = settings.animation.cancelDuration
-            damping = settings.animation.cancelDamping
+            spring = parameters.cancel
         }
         outcome = finishes ? .finish : .cancel
         release = CarriedPhoto(.spring(from: CarriedPhoto.components(rect, alpha), to: target, velocity: rectVelocity,
-                                       startTime: time, duration: duration, dampingRatio: damping))
+                                       startTime: time, duration: spring.duration, dampingRatio: spring.dampingRatio))
     }
 
     /// The end it went to shows its own copy again.

@@ -1,5 +1,4 @@
 import Animation
-import Config
 import Geometry
 
 /// The thumbnail grid: square cells, `columns` per row, `spacing` between cells and at the edges,
@@ -17,8 +16,7 @@ public final class GridView: TransitionEnd {
     public private(set) var offset: Double = 0
 
     private let decelerationRate: Double
-    private let bounceDuration: Double
-    private let bounceDamping: Double
+    private let bounce: Spring
 
     private enum Motion {
         case resting
@@ -30,15 +28,14 @@ public final class GridView: TransitionEnd {
 
     private var motion = Motion.resting
 
-    public init(settings: Settings, screenSize: Size, photoCount: Int) {
+    public init(parameters: SceneParameters.Grid, screenSize: Size, photoCount: Int) {
         self.screenSize = screenSize
-        columns = max(settings.grid.columns, 1)
-        spacing = max(settings.grid.spacing, 0)
+        columns = max(parameters.columns, 1)
+        spacing = max(parameters.spacing, 0)
         cellSize = max((screenSize.width - Double(columns + 1) * spacing) / Double(columns), 1)
         self.photoCount = max(photoCount, 0)
-        decelerationRate = settings.grid.decelerationRate
-        bounceDuration = settings.animation.bounceDuration
-        bounceDamping = settings.animation.bounceDamping
+        decelerationRate = parameters.decelerationRate
+        bounce = parameters.bounce
     }
 
     // MARK: Layout
@@ -172,7 +169,7 @@ public final class GridView: TransitionEnd {
                 // Ran past the edge: keep the speed it had there and spring back from the edge.
                 let crossing = coast.time(reaching: edge) ?? time
                 let back = SpringBack(from: coast.position(at: crossing), to: edge, velocity: coast.velocity(at: crossing),
-                                      time: crossing, duration: bounceDuration, dampingRatio: bounceDamping)
+                                      time: crossing, duration: bounce.duration, dampingRatio: bounce.dampingRatio)
                 motion = .bouncing(back)
                 update(to: time)
                 return
@@ -207,7 +204,7 @@ public final class GridView: TransitionEnd {
             let raw = RubberBand.unclamp(offset, lower: 0, upper: maxOffset, dimension: screenSize.height)
             let shownVelocity = velocity * RubberBand.slope(raw - edge, dimension: screenSize.height)
             motion = .bouncing(SpringBack(from: offset, to: edge, velocity: shownVelocity, time: time,
-                                          duration: bounceDuration, dampingRatio: bounceDamping))
+                                          duration: bounce.duration, dampingRatio: bounce.dampingRatio))
             return
         }
         let coast = Deceleration(position: offset, velocity: velocity, time: time, rate: decelerationRate)

@@ -1,5 +1,4 @@
 import Animation
-import Config
 import Geometry
 
 /// The full-screen pager: photos aspect-fit on black, side by side with `pageSpacing` between them,
@@ -15,15 +14,15 @@ public final class PagerView: TransitionEnd {
     /// The current photo's rect at its zoom, before `pageOffset`; its aspect-fit rect at 1x.
     public private(set) var zoomedRect = Rect.zero
 
-    private let settings: Settings
+    private let parameters: SceneParameters.Pager
     private var settle: AnimatedVector?
     private var zoomAnimation: AnimatedVector?
     /// Where a drag, pinch or pan started.
     private var dragStartOffset = 0.0
     private var gestureStartRect = Rect.zero
 
-    public init(settings: Settings, screenSize: Size, photoSizes: [Size]) {
-        self.settings = settings
+    public init(parameters: SceneParameters.Pager, screenSize: Size, photoSizes: [Size]) {
+        self.parameters = parameters
         self.screenSize = screenSize
         self.photoSizes = photoSizes
         zoomedRect = fitRect(of: 0)
@@ -31,7 +30,7 @@ public final class PagerView: TransitionEnd {
 
     private var screen: Rect { Rect(origin: .zero, size: screenSize) }
     /// The distance from one page to the next.
-    public var pageWidth: Double { screenSize.width + settings.pager.pageSpacing }
+    public var pageWidth: Double { screenSize.width + parameters.pageSpacing }
     public var lastIndex: Int { photoSizes.count - 1 }
 
     /// The photo aspect-fit on the screen.
@@ -145,7 +144,7 @@ public final class PagerView: TransitionEnd {
         // The neighbour the drag leans towards: left drag shows the next photo.
         let direction = dx < 0 ? 1 : dx > 0 ? -1 : (velocityX < 0 ? 1 : -1)
         let speedTowards = direction == 1 ? -velocityX : velocityX
-        let flick = settings.pager.flickVelocity
+        let flick = parameters.flickVelocity
         let goes = (abs(dx) > screenSize.width / 2 || speedTowards > flick) && -speedTowards <= flick
         let target = currentIndex + direction
         var velocity = velocityX
@@ -187,7 +186,7 @@ public final class PagerView: TransitionEnd {
         }
         // Critically damped (SPEC §1).
         settle = .spring(from: [pageOffset], to: [0], velocity: [velocity], startTime: time,
-                         duration: settings.animation.pageSettleDuration, dampingRatio: 1)
+                         duration: parameters.settleDuration, dampingRatio: 1)
     }
 
     // MARK: Zoom
@@ -203,7 +202,7 @@ public final class PagerView: TransitionEnd {
         guard fit.width > 0, gestureStartRect.width > 0 else { return }
         let startScale = gestureStartRect.width / fit.width
         let wanted = startScale * scale
-        let shown = RubberBand.clamp(wanted, lower: 1, upper: settings.pager.maxZoom, dimension: 1)
+        let shown = RubberBand.clamp(wanted, lower: 1, upper: parameters.maxZoom, dimension: 1)
         let ratio = max(shown, 0.05) / startScale
         zoomedRect = Self.scaled(gestureStartRect, about: startCenter, by: ratio)
             .offsetBy(dx: center.x - startCenter.x, dy: center.y - startCenter.y)
@@ -221,7 +220,7 @@ public final class PagerView: TransitionEnd {
         if zoomScale > 1.001 {
             target = fit
         } else {
-            target = clampedToScreen(Self.scaled(fit, about: point, by: settings.pager.doubleTapZoom))
+            target = clampedToScreen(Self.scaled(fit, about: point, by: parameters.doubleTapZoom))
         }
         animateZoom(to: target, at: time)
     }
@@ -238,7 +237,7 @@ public final class PagerView: TransitionEnd {
     /// Springs a zoom outside 1x...max_zoom back into range about `center`.
     private func settleZoom(about center: Point, at time: Double) {
         let scale = zoomScale
-        let target = min(max(scale, 1), settings.pager.maxZoom)
+        let target = min(max(scale, 1), parameters.maxZoom)
         let fit = fitRect(of: currentIndex)
         let goal = target <= 1.001 ? fit : clampedToScreen(Self.scaled(zoomedRect, about: center, by: target / scale))
         if goal != zoomedRect { animateZoom(to: goal, at: time) }
@@ -246,8 +245,7 @@ public final class PagerView: TransitionEnd {
 
     private func animateZoom(to target: Rect, at time: Double) {
         zoomAnimation = AnimatedVector(from: Self.components(zoomedRect), to: Self.components(target), startTime: time,
-                                       curve: Spring(duration: settings.animation.zoomDuration,
-                                                     dampingRatio: settings.animation.zoomDamping))
+                                       curve: parameters.zoom)
     }
 
     /// Centred on an axis where it is smaller than the screen, else covering the screen on it.

@@ -1,5 +1,4 @@
 import Animation
-import Config
 import Geometry
 import Gestures
 import Touch
@@ -19,7 +18,7 @@ public final class Scene {
         case removed
     }
 
-    public let settings: Settings
+    public let parameters: SceneParameters
     public let screenSize: Size
     public private(set) var photoSizes: [Size]
     public let grid: GridView
@@ -27,10 +26,10 @@ public final class Scene {
 
     private enum State {
         case grid
-        case opening(OpeningTransition)
+        case opening(ZoomTransition)
         case pager
         case dismissing(DismissTransition)
-        case closing(ClosingTransition)
+        case closing(ZoomTransition)
     }
 
     /// What the current touch sequence drives, decided at touch-down (and for the pager, once the
@@ -56,14 +55,13 @@ public final class Scene {
     private var scrollsToTopAfterClosing = false
     private var now = -Double.infinity
 
-    public init(settings: Settings, screenSize: Size, photoSizes: [Size]) {
-        self.settings = settings
+    public init(parameters: SceneParameters = SceneParameters(), screenSize: Size, photoSizes: [Size]) {
+        self.parameters = parameters
         self.screenSize = screenSize
         self.photoSizes = photoSizes
-        grid = GridView(settings: settings, screenSize: screenSize, photoCount: photoSizes.count)
-        pager = PagerView(settings: settings, screenSize: screenSize, photoSizes: photoSizes)
-        recognizer = GestureRecognizer(configuration: .init(tapSlop: settings.input.tapSlop,
-                                                             tapTimeout: settings.input.tapTimeout))
+        grid = GridView(parameters: parameters.grid, screenSize: screenSize, photoCount: photoSizes.count)
+        pager = PagerView(parameters: parameters.pager, screenSize: screenSize, photoSizes: photoSizes)
+        recognizer = GestureRecognizer(configuration: parameters.gestures)
     }
 
     private var screen: Rect { Rect(origin: .zero, size: screenSize) }
@@ -181,8 +179,8 @@ public final class Scene {
         // A photo caught on the way gets a pager at rest to cancel back to.
         pager.show(index)
         grid.scrollToShow(index)
-        state = .closing(ClosingTransition(index: index, rect: rect, alpha: alpha, to: grid, from: pager,
-                                           settings: settings, time: now))
+        state = .closing(ZoomTransition.closing(index, rect: rect, alpha: alpha, to: grid, from: pager,
+                                                duration: parameters.closeDuration, time: now))
         if recognizer.isTouching { owner = .ignored }
     }
 
@@ -192,8 +190,8 @@ public final class Scene {
         guard case .grid = state, index >= 0, index < photoSizes.count else { return }
         pager.show(index)
         lastOpenedIndex = index
-        state = .opening(OpeningTransition(index: index, from: grid, to: pager, screen: screen,
-                                           settings: settings, time: now))
+        state = .opening(ZoomTransition.opening(index, from: grid, to: pager, screen: screen,
+                                                spring: parameters.open, time: now))
     }
 
     /// Slideshow: the pager pages to the next photo (the first after the last); from the grid the
@@ -378,7 +376,7 @@ public final class Scene {
             return
         }
         state = .dismissing(DismissTransition(index: index, rect: rect, alpha: alpha, finger: finger,
-                                              grid: grid, pager: pager, settings: settings))
+                                              grid: grid, pager: pager, parameters: parameters.dismiss))
         owner = .dismiss
     }
 
@@ -394,12 +392,13 @@ public final class Scene {
                 pager.pan(translation: d)
                 return
             }
-            guard (d.x * d.x + d.y * d.y).squareRoot() > settings.dismiss.startDistance else { return }
+            guard (d.x * d.x + d.y * d.y).squareRoot() > parameters.dismiss.startDistance else { return }
             if d.y > abs(d.x), pager.canDismiss {
                 let index = pager.currentIndex
                 grid.scrollToShow(index)
                 let transition = DismissTransition(index: index, rect: pager.frame(of: index) ?? screen, alpha: 1,
-                                                   finger: pan.start, grid: grid, pager: pager, settings: settings)
+                                                   finger: pan.start, grid: grid, pager: pager,
+                                                   parameters: parameters.dismiss)
                 transition.drag(to: pan.location)
                 state = .dismissing(transition)
                 owner = .dismiss

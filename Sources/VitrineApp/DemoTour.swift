@@ -29,9 +29,8 @@ public final class DemoTour: ScriptedInput {
     ]
 
     private var script: [(start: Double, step: Step)]
-    private var pending: [ScriptedEvent] = []
+    private var pending: [SceneInput] = []
     private let screen: Size
-    private let frameInterval = 1.0 / 120
 
     public init(screenSize: Size) {
         screen = screenSize
@@ -50,7 +49,7 @@ public final class DemoTour: ScriptedInput {
 
     public var endTime: Double { 8.8 }
 
-    public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+    public func events(through time: Double, lastFrame: SceneFrame) -> [SceneInput] {
         while let next = script.first, next.start <= time {
             script.removeFirst()
             pending += expand(next.step, at: next.start, frame: lastFrame)
@@ -64,43 +63,24 @@ public final class DemoTour: ScriptedInput {
         Point(x: p.x * screen.width, y: p.y * screen.height)
     }
 
-    private func expand(_ step: Step, at start: Double, frame: SceneFrame) -> [ScriptedEvent] {
+    private func expand(_ step: Step, at start: Double, frame: SceneFrame) -> [SceneInput] {
         switch step {
         case .drag(let from, let to, let duration, let settle):
-            return drag(from: point(from), to: point(to), start: start, duration: duration, settle: settle)
+            // Eased in and out to rest and lifted 0.1 s later, or a flick lifted while still moving
+            // (the release carries velocity).
+            return SyntheticGesture.drag(from: point(from), to: point(to), time: start, duration: duration,
+                                         pace: settle ? .easeInOut : .flick,
+                                         end: .lift(after: settle ? 0.1 : 0.004)).map(SceneInput.touch)
         case .tap(let photo):
             // Aim at the middle of the cell's visible part; the first visible cell if it is not there.
             let cells = frame.gridCells.filter { $0.rect.intersection(Rect(origin: .zero, size: screen)) != nil }
             guard let cell = cells.first(where: { $0.index == photo }) ?? cells.first,
                   let visible = cell.rect.intersection(Rect(origin: .zero, size: screen)) else { return [] }
-            return tap(at: visible.center, start: start)
+            return SyntheticGesture.tap(at: visible.center, time: start).map(SceneInput.touch)
         case .doubleTap(let p):
-            return tap(at: point(p), start: start) + tap(at: point(p), start: start + 0.15)
+            return SyntheticGesture.doubleTap(at: point(p), time: start).map(SceneInput.touch)
         case .back:
             return [.back(time: start)]
         }
-    }
-
-    private func tap(at p: Point, start: Double) -> [ScriptedEvent] {
-        [.touch(TouchFrame(time: start, contacts: [TouchContact(id: 1, position: p)])),
-         .touch(TouchFrame(time: start + 0.06, contacts: [TouchContact(id: 1, position: p)])),
-         .touch(TouchFrame(time: start + 0.07, contacts: []))]
-    }
-
-    /// A finger moving one sample per 1/120 s like a real panel: either lifted while still moving
-    /// (a flick, so the release carries velocity) or slowing to rest and held before it lifts.
-    private func drag(from a: Point, to b: Point, start: Double, duration: Double, settle: Bool) -> [ScriptedEvent] {
-        let steps = max(2, Int(duration / frameInterval))
-        var events: [ScriptedEvent] = []
-        for i in 0...steps {
-            let u = Double(i) / Double(steps)
-            // Ease in and out to rest, or ease in and keep half the speed at the end.
-            let eased = settle ? u * u * (3 - 2 * u) : (u < 0.5 ? 2 * u * u : 1 - (1 - u) * (1 - u) - 0.5 * (1 - u))
-            let p = Point(x: a.x + (b.x - a.x) * eased, y: a.y + (b.y - a.y) * eased)
-            events.append(.touch(TouchFrame(time: start + Double(i) * frameInterval, contacts: [TouchContact(id: 1, position: p)])))
-        }
-        let end = start + Double(steps) * frameInterval
-        events.append(.touch(TouchFrame(time: end + (settle ? 0.1 : 0.004), contacts: [])))
-        return events
     }
 }

@@ -15,10 +15,14 @@ final class PhotoFolderWatch {
     init?(directory: String, loop: EventLoop, logger: Logger, changed: @escaping () -> Void) {
         do {
             inotify = try Inotify()
-            settle = try TimerFD()
-            try inotify.watch(directory, mask: Inotify.closedAfterWrite | Inotify.movedTo | Inotify.movedFrom
-                              | Inotify.deleted | Inotify.selfDeleted | Inotify.selfMoved)
         } catch {
+            logger.warning("not watching the photo folder \(directory): \(error)")
+            return nil
+        }
+        do {
+            settle = try TimerFD()
+        } catch {
+            inotify.close()
             logger.warning("not watching the photo folder \(directory): \(error)")
             return nil
         }
@@ -26,6 +30,8 @@ final class PhotoFolderWatch {
         self.logger = logger
         self.changed = changed
         do {
+            try inotify.watch(directory, mask: Inotify.closedAfterWrite | Inotify.movedTo | Inotify.movedFrom
+                              | Inotify.deleted | Inotify.selfDeleted | Inotify.selfMoved)
             try loop.watch(inotify.fileDescriptor) { [unowned self] in self.readable() }
             try loop.watch(settle.fileDescriptor) { [unowned self] in
                 self.settle.drain()
@@ -33,13 +39,17 @@ final class PhotoFolderWatch {
             }
         } catch {
             logger.warning("not watching the photo folder \(directory): \(error)")
+            close()
             return nil
         }
     }
 
-    deinit {
+    /// Stops watching and closes the inotify and timer descriptors: the reverse of `init`.
+    func close() {
         loop.unwatch(inotify.fileDescriptor)
         loop.unwatch(settle.fileDescriptor)
+        inotify.close()
+        settle.close()
     }
 
     private func readable() {

@@ -1,13 +1,14 @@
 import Config
-import Foundation
+import Devices
 import Geometry
+import Linux
 import Scene
 import Touch
 
 /// An evemu recording replayed as `run` would see the device: the same TouchDecoder, the same axis
 /// mapping onto the screen, the first event at 0.5 s of the simulation (SPEC §6).
 public final class ReplayInput: ScriptedInput {
-    private var queue: [ScriptedEvent]
+    private var queue: [SceneInput]
     public let endTime: Double
     public let deviceName: String
 
@@ -24,7 +25,7 @@ public final class ReplayInput: ScriptedInput {
             throw AppError("cannot replay \(path): \(error)")
         }
         deviceName = recording.device.name
-        var events: [ScriptedEvent] = []
+        var events: [SceneInput] = []
         for event in recording.replayEvents(firstEventAt: 0.5) {
             if event.type == EventType.key, event.value == 1, event.code == KeyCode.esc || event.code == KeyCode.back {
                 events.append(.back(time: event.time))
@@ -36,7 +37,7 @@ public final class ReplayInput: ScriptedInput {
         endTime = events.last?.time ?? 0.5
     }
 
-    public func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+    public func events(through time: Double, lastFrame: SceneFrame) -> [SceneInput] {
         let due = queue.prefix { $0.time <= time }
         queue.removeFirst(due.count)
         return Array(due)
@@ -44,14 +45,11 @@ public final class ReplayInput: ScriptedInput {
 
     static func load(_ path: String) throws -> EvemuRecording {
         do {
-            let parts = path.split(separator: ",").map(String.init)
-            if parts.count == 2 {
-                return try EvemuRecording.parse(description: String(contentsOfFile: parts[0], encoding: .utf8),
-                                                events: String(contentsOfFile: parts[1], encoding: .utf8))
-            }
             return try EvemuRecording.load(path: path)
-        } catch let error as NSError where error.domain == NSCocoaErrorDomain {
-            throw AppError("cannot read the recording \(path): \(error.localizedDescription)", exitCode: 2)
+        } catch let error as SystemError {
+            throw AppError("cannot read the recording: \(error)", exitCode: 2)
+        } catch let error as AppError {
+            throw error
         } catch {
             throw AppError("cannot replay \(path): \(error)", exitCode: 2)
         }

@@ -1,4 +1,5 @@
 import Config
+import ConfigFile
 
 /// Loads the settings for a command, turning a config error into the exit status 2 of SPEC §5.
 public enum SettingsFile {

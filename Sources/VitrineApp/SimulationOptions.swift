@@ -11,9 +11,11 @@ public struct SimulationOptions {
     public var snapshotTimes: [Double]
     public var outputDirectory: String
     public var duration: Double?
+    /// Print `frames N, draw p50 X ms, p99 Y ms, max Z ms` at the end.
+    public var stats: Bool
 
     public init(configPath: String?, size: String, photosDirectory: String?, replayPath: String?,
-                tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?) throws {
+                tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?, stats: Bool = false) throws {
         guard let (w, h) = Self.parseSize(size) else {
             throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x800 (got \"\(size)\")", exitCode: 2)
         }
@@ -29,6 +31,7 @@ public struct SimulationOptions {
             throw AppError("--duration must be between 0 and 3600 seconds (got \(d))", exitCode: 2)
         }
         self.duration = duration
+        self.stats = stats
     }
 
     static func parseSize(_ text: String) -> (Int, Int)? {

@@ -2,17 +2,30 @@ import Blitter
 import Config
 import Foundation
 import Geometry
+import Linux
 import Logging
 import PNG
 import Photos
+import Rendering
+import RunLoopRules
 import Scene
+import Synchronization
 
-/// `vitrine simulate` and the headless tour: the whole app at 60 Hz of virtual time, input from a
-/// script, frames written as a trace and PNG snapshots. Decoding runs on the real worker threads;
-/// before each snapshot the simulator waits for what the frame asked for, so a snapshot shows the
-/// same pixels on a fast or a slow machine.
+/// `vitrine simulate` and the headless demo: the whole app at 60 Hz of virtual time, input from a
+/// script. Every frame `run` would draw (a frame whenever something changed, none while the screen
+/// is still) is drawn into memory by the same session and renderer; each tick's frame goes to the
+/// trace, and PNG snapshots are taken at the times asked for. Decoding runs on the real worker
+/// threads; before each snapshot the simulator waits for what the frame asked for, so a snapshot
+/// shows the same pixels on a fast or a slow machine.
 public enum Simulator {
     public static let frameRate = 60.0
+
+    public struct Outcome {
+        /// The snapshots written, in time order.
+        public var snapshots: [String] = []
+        /// The frames drawn (not the snapshots) and the real time each took.
+        public var statistics = FrameStatistics()
+    }
 
     public static func run(_ options: SimulationOptions) throws {
         var settings = try SettingsFile.load(path: options.configPath, mustExist: true)
@@ -26,16 +39,18 @@ public enum Simulator {
             try ReplayInput(path: $0, screenSize: screen, input: settings.input, display: settings.display)
         }
         let snapshots = options.snapshotTimes.map { (time: $0, name: String(format: "snapshot-%.3f", $0)) }
-        let written = try simulate(settings: settings, screenSize: screen, photos: photos, input: input,
+        let outcome = try simulate(settings: settings, screenSize: screen, photos: photos, input: input,
                                    duration: options.duration, snapshots: snapshots,
                                    outputDirectory: options.outputDirectory, tracePath: options.tracePath, logger: logger)
-        for path in written { print(path) }
+        for path in outcome.snapshots { print(path) }
+        if options.stats { print(outcome.statistics.drawSummary) }
     }
 
-    /// Runs the frame loop; returns the paths of the snapshots written.
+    /// Runs the frame loop at 60 Hz of virtual time until `duration`, or without one until the input
+    /// has ended and the scene is at rest.
     public static func simulate(settings: Settings, screenSize: Size, photos: [PhotoInfo], input: ScriptedInput?,
                                 duration: Double?, snapshots: [(time: Double, name: String)],
-                                outputDirectory: String, tracePath: String?, logger: Logger) throws -> [String] {
+                                outputDirectory: String, tracePath: String?, logger: Logger) throws -> Outcome {
         if !snapshots.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
@@ -44,15 +59,18 @@ public enum Simulator {
             }
         }
         let trace = try tracePath.map { try TraceWriter(path: $0) }
-        defer { trace?.close() }
+        defer { trace?.discard() }
 
-        let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger, onDecoded: {})
+        // Decodes land on worker threads; the loop passes them on at the next tick, as `run`'s
+        // eventfd does.
+        let decoded = Atomic<Bool>(false)
+        let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger,
+                            onDecoded: { decoded.store(true, ordering: .releasing) })
+        let session = KioskSession(viewer: viewer, kiosk: settings.kiosk, refreshPeriod: 1 / frameRate, now: 0)
         var canvas = Bitmap(width: Int(screenSize.width), height: Int(screenSize.height))
         var pendingSnapshots = snapshots.sorted { $0.time < $1.time }[...]
-        var written: [String] = []
-        let lastInput = input?.endTime ?? 0
-        let minimumEnd = max(lastInput, snapshots.map(\.time).max() ?? 0, 1.0)
-        // Without a fixed duration: until the input has ended and the scene is at rest (bounded).
+        var outcome = Outcome()
+        let minimumEnd = max(input?.endTime ?? 0, snapshots.map(\.time).max() ?? 0, 1.0)
         let hardEnd = duration ?? (minimumEnd + 10)
 
         var frame = viewer.frame(at: 0)
@@ -61,26 +79,42 @@ public enum Simulator {
             let t = Double(n) / frameRate
             if t > hardEnd + 1e-9 { break }
             for event in input?.events(through: t, lastFrame: frame) ?? [] {
-                viewer.handle(event)
+                session.handle(event, now: event.time)
             }
-            frame = viewer.frame(at: t)
-            trace?.write(frame)
+            session.tick(now: t)
+            if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived() }
+            if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
+                let start = MonotonicClock.now()
+                viewer.draw(drawn, into: &canvas)
+                outcome.statistics.record(composeTime: MonotonicClock.now() - start,
+                                          missedVblanks: session.presented(drawn, at: t, moving: moving))
+                frame = drawn
+            } else {
+                frame = viewer.frame(at: t)
+            }
+            try trace?.write(frame)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
-                viewer.store.waitUntilSettled()
-                viewer.draw(frame, into: &canvas)
-                let path = (outputDirectory as NSString).appendingPathComponent(next.name + ".png")
-                do {
-                    try PNGEncoder.write(canvas, to: path)
-                } catch {
-                    throw AppError("cannot write snapshot \(path): \(error)")
-                }
-                written.append(path)
+                outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas,
+                                                      path: (outputDirectory as NSString).appendingPathComponent(next.name + ".png")))
             }
             if duration == nil, t >= minimumEnd, !viewer.scene.isAnimating, pendingSnapshots.isEmpty { break }
             n += 1
         }
-        return written
+        try trace?.close()
+        return outcome
+    }
+
+    /// The frame drawn once everything it asked for is decoded, as a PNG.
+    private static func snapshot(_ frame: SceneFrame, of viewer: Viewer, into canvas: inout Bitmap, path: String) throws -> String {
+        viewer.store.waitUntilSettled()
+        viewer.draw(frame, into: &canvas)
+        do {
+            try PNGEncoder.write(canvas, to: path)
+        } catch {
+            throw AppError("cannot write snapshot \(path): \(error)")
+        }
+        return path
     }
 }
 

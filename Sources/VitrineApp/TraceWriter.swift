@@ -1,37 +1,50 @@
 import Foundation
 import Geometry
+import Linux
 import Scene
 
 /// Writes one JSON object per frame, one per line (SPEC §6): what the screen shows at that time.
+/// A file is replaced whole when the trace is closed (Linux's AtomicFile); a FIFO or /dev/stdout is
+/// written as the frames come. A trace that cannot be written is an error naming the file.
 public final class TraceWriter {
-    private let handle: FileHandle
+    private let file: AtomicFile
     private var buffer: [UInt8] = []
 
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw AppError("cannot create trace file \(path): \(String(cString: strerror(errno)))")
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw AppError("cannot open trace file \(path) for writing")
-        }
-        self.handle = handle
+        file = try Self.reporting { () throws(SystemError) in try AtomicFile(path: path) }
     }
 
-    public func write(_ frame: SceneFrame) {
+    public func write(_ frame: SceneFrame) throws {
         buffer.append(contentsOf: Array(Self.line(for: frame).utf8))
         buffer.append(UInt8(ascii: "\n"))
-        if buffer.count > 1 << 16 { flush() }
+        if buffer.count > 1 << 16 { try flush() }
     }
 
-    public func flush() {
+    public func flush() throws {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try Self.reporting { () throws(SystemError) in try file.write(buffer) }
     }
 
-    public func close() {
-        flush()
-        try? handle.close()
+    /// Writes what is buffered and makes the trace the file's contents.
+    public func close() throws {
+        try flush()
+        try Self.reporting { () throws(SystemError) in try file.commit() }
+    }
+
+    /// Gives up the trace (an error stopped the run): a file being replaced is left as it was.
+    /// Does nothing after `close()`.
+    public func discard() {
+        file.discard()
+    }
+
+    /// "cannot write the trace: write /tmp/t.jsonl: No space left on device (ENOSPC)".
+    private static func reporting<T>(_ body: () throws(SystemError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw AppError("cannot write the trace: \(error)")
+        }
     }
 
     /// One trace line. Field order and names follow SPEC §6; extra fields come after them.

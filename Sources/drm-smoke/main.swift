@@ -11,6 +11,7 @@ import Glibc
 import Musl
 #endif
 import Blitter
+import Config
 import DRM
 
 func fail(_ message: String) -> Never {
@@ -25,7 +26,7 @@ func say(_ message: String) {
 
 var cardPath: String?
 var connectorName: String?
-var modeText: String?
+var mode: ModeRequest?
 var arguments = CommandLine.arguments.dropFirst()
 func value(after option: String) -> String {
     guard let value = arguments.popFirst() else { fail("\(option) needs a value") }
@@ -35,7 +36,12 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--card": cardPath = value(after: argument)
     case "--connector": connectorName = value(after: argument)
-    case "--mode": modeText = value(after: argument)
+    case "--mode":
+        let text = value(after: argument)
+        guard let request = ModeRequest(text) else {
+            fail("bad mode \"\(text)\": write it as WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60")
+        }
+        mode = request
     default: fail("unknown argument \(argument); usage: drm-smoke [--card PATH] [--connector NAME] [--mode WxH[@HZ]]")
     }
 }
@@ -50,7 +56,7 @@ let card: DRMCard
 let display: KMSDisplay
 do {
     card = try cardPath.map { try DRMCard(path: $0) } ?? DRMCard.discover()
-    display = try KMSDisplay(card: card, connector: connectorName, mode: modeText)
+    display = try KMSDisplay(card: card, connector: connectorName, mode: mode)
 } catch {
     fail("\(error)")
 }

@@ -1,7 +1,7 @@
 import Blitter
 import Geometry
 import Photos
-import VitrineApp
+import Rendering
 
 /// The sample photos decoded once, at the sizes the app would ask for: thumbnails covering a grid
 /// cell and screen images fitting the screen (with mip levels). Photo `i` is sample `i % count`.

@@ -7,7 +7,7 @@ import Logging
 import Photos
 import Scene
 import Touch
-import VitrineApp
+import Rendering
 
 /// `vitrine-bench startup`: how fast the grid appears, with and without the thumbnail cache on
 /// disk, and how much memory browsing takes, over a library of 12 MP photos.
@@ -24,8 +24,11 @@ import VitrineApp
 ///     thumbnails decoded; (b) the same again with the disk cache the first start wrote; (c) resident
 ///     memory while browsing the whole library through the real Viewer in virtual time, waiting for
 ///     the decoder every frame as `simulate` does before a snapshot; (d) resident memory every 1,000
-///     gestures of a deterministic soak through `Simulator.simulate`'s scripted-input path.
+///     gestures of a deterministic soak, every frame drawn at 60 Hz of virtual time.
 public enum StartupBenchmark {
+    /// Frames per second of virtual time, as `simulate` runs.
+    static let frameRate = 60.0
+
     struct Options {
         var photoCount = 500
         var gestures = 10_000
@@ -114,7 +117,7 @@ public enum StartupBenchmark {
         print("")
 
         let soak = try measureSoak(settings: settings, options: options, root: root, logger: logger)
-        print("(d) soak: \(soak.gestures) gestures through Simulator.simulate (\(soak.counts)), "
+        print("(d) soak: \(soak.gestures) gestures at 60 Hz of virtual time (\(soak.counts)), "
               + String(format: "%.0f s of virtual time in %.0f s", soak.virtualSeconds, soak.seconds))
         print("   resident memory every 1,000 gestures (after the decoder settled):")
         for sample in soak.samples {
@@ -153,12 +156,10 @@ public enum StartupBenchmark {
         let jpeg = try JPEGEncoder().encode(Bitmap(width: width, height: height, stride: width, pixels: pixels),
                                             quality: 92, subsampling: .s420)
         let original = (folder as NSString).appendingPathComponent(".original.jpg")  // hidden: not a photo
-        try Data(jpeg).write(to: URL(fileURLWithPath: original))
+        try AtomicFile.write(jpeg, to: original)
         for i in 1...count {
             let name = (folder as NSString).appendingPathComponent(String(format: "IMG_%04d.jpg", i))
-            guard link(original, name) == 0 else {
-                throw BenchmarkError("link \(original) -> \(name): \(String(cString: strerror(errno)))")
-            }
+            try systemCall("link", path: name) { link(original, name) }
         }
         return (jpeg.count, now() - start)
     }
@@ -276,12 +277,12 @@ public enum StartupBenchmark {
         }
 
         /// Plays `events` (times relative to now), then runs on until the scene is at rest.
-        func play(_ events: [ScriptedEvent]) {
+        func play(_ events: [SceneInput]) {
             let start = time
             var pending = events[...]
             var restFrames = 0
             while restFrames < 3 {
-                time += 1 / Simulator.frameRate
+                time += 1 / frameRate
                 while let next = pending.first, start + next.time <= time {
                     pending.removeFirst()
                     viewer.handle(shifted(next, by: start))
@@ -304,7 +305,7 @@ public enum StartupBenchmark {
             play(Gesture.drag(from: a, to: b, start: 0, duration: duration, hold: hold))
         }
 
-        private func shifted(_ event: ScriptedEvent, by offset: Double) -> ScriptedEvent {
+        private func shifted(_ event: SceneInput, by offset: Double) -> SceneInput {
             switch event {
             case .touch(let touch): return .touch(TouchFrame(time: touch.time + offset, contacts: touch.contacts))
             case .back(let time): return .back(time: time + offset)
@@ -324,14 +325,25 @@ public enum StartupBenchmark {
     static func measureSoak(settings: Settings, options: Options, root: String, logger: Logger) throws -> SoakResult {
         let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).photos
         let input = SoakInput(screen: options.screen, gestures: options.gestures)
-        // A snapshot at each sample makes the simulator wait for the decoder, so every sample is
-        // taken with no decode under way.
-        let snapshots = input.sampleTimes.map { (time: $0, name: String(format: "soak-%.0f", $0)) }
+        let viewer = Viewer(settings: settings, screenSize: options.screen, photos: photos, logger: logger, onDecoded: {})
+        var canvas = Bitmap(width: Int(options.screen.width), height: Int(options.screen.height))
         let start = now()
-        _ = try Simulator.simulate(settings: settings, screenSize: options.screen, photos: photos, input: input,
-                                   duration: nil, snapshots: snapshots,
-                                   outputDirectory: (root as NSString).appendingPathComponent("soak"),
-                                   tracePath: nil, logger: logger)
+        // Every frame drawn at 60 Hz of virtual time; at each sample time the loop waits for the
+        // decoder, so every sample is taken with no decode under way.
+        var sampleTimes = input.sampleTimes[...]
+        var frame = viewer.frame(at: 0)
+        var n = 0
+        while Double(n) / frameRate <= input.endTime + 1 {
+            let t = Double(n) / frameRate
+            for event in input.events(through: t, lastFrame: frame) { viewer.handle(event) }
+            frame = viewer.frame(at: t)
+            if let next = sampleTimes.first, next <= t {
+                sampleTimes.removeFirst()
+                viewer.store.waitUntilSettled()
+            }
+            viewer.draw(frame, into: &canvas)
+            n += 1
+        }
         var result = SoakResult()
         result.seconds = now() - start
         result.virtualSeconds = input.endTime
@@ -351,7 +363,7 @@ public enum StartupBenchmark {
         private(set) var gesturesDone = 0
         private(set) var samples: [(gestures: Int, rss: Int)] = []
         private(set) var counts: [String: Int] = [:]
-        private var pending: [ScriptedEvent] = []
+        private var pending: [SceneInput] = []
         private var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         private var nextSample = 0
 
@@ -367,7 +379,7 @@ public enum StartupBenchmark {
             stride(from: 1000, through: gestures, by: 1000).map { 0.5 + Double($0) * slot - 0.05 }
         }
 
-        func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+        func events(through time: Double, lastFrame: SceneFrame) -> [SceneInput] {
             let times = sampleTimes
             if nextSample < times.count, time > times[nextSample] {
                 samples.append((gesturesDone, ProcessHeap.residentBytes()))
@@ -387,7 +399,7 @@ public enum StartupBenchmark {
             return Double(random >> 11) / Double(1 << 53)
         }
 
-        private func gesture(at start: Double, frame: SceneFrame) -> [ScriptedEvent] {
+        private func gesture(at start: Double, frame: SceneFrame) -> [SceneInput] {
             let w = screen.width, h = screen.height
             let r = uniform()
             func count(_ name: String) { counts[name, default: 0] += 1 }
@@ -422,8 +434,7 @@ public enum StartupBenchmark {
                                         start: start, duration: 0.35, hold: false)
                 } else if r < 0.95 {
                     count("double taps")
-                    return Gesture.tap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start)
-                        + Gesture.tap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start + 0.15)
+                    return Gesture.doubleTap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start)
                 } else {
                     count("back keys")
                     return [.back(time: start)]
@@ -435,34 +446,22 @@ public enum StartupBenchmark {
         }
     }
 
-    /// Touch sequences as a panel reports them: one sample per 1/120 s.
+    /// Touch sequences as a panel reports them (one sample per 1/120 s), as scripted events.
     enum Gesture {
-        static func tap(at p: Point, start: Double) -> [ScriptedEvent] {
-            [.touch(TouchFrame(time: start, contacts: [TouchContact(id: 1, position: p)])),
-             .touch(TouchFrame(time: start + 0.06, contacts: [TouchContact(id: 1, position: p)])),
-             .touch(TouchFrame(time: start + 0.07, contacts: []))]
+        static func tap(at p: Point, start: Double) -> [SceneInput] {
+            SyntheticGesture.tap(at: p, time: start).map(SceneInput.touch)
         }
 
-        /// A straight drag at constant speed; with `hold`, the finger rests 0.1 s before it lifts
-        /// (no fling), else it lifts while moving.
-        static func drag(from a: Point, to b: Point, start: Double, duration: Double, hold: Bool) -> [ScriptedEvent] {
-            let interval = 1.0 / 120
-            let steps = max(2, Int(duration / interval))
-            var events: [ScriptedEvent] = []
-            for i in 0...steps {
-                let u = Double(i) / Double(steps)
-                let p = Point(x: a.x + (b.x - a.x) * u, y: a.y + (b.y - a.y) * u)
-                events.append(.touch(TouchFrame(time: start + Double(i) * interval, contacts: [TouchContact(id: 1, position: p)])))
-            }
-            var end = start + Double(steps) * interval
-            if hold {
-                for _ in 0..<12 {
-                    end += interval
-                    events.append(.touch(TouchFrame(time: end, contacts: [TouchContact(id: 1, position: b)])))
-                }
-            }
-            events.append(.touch(TouchFrame(time: end + 0.004, contacts: [])))
-            return events
+        static func doubleTap(at p: Point, start: Double) -> [SceneInput] {
+            SyntheticGesture.doubleTap(at: p, time: start).map(SceneInput.touch)
+        }
+
+        /// A straight drag at constant speed; with `hold`, the finger rests 0.1 s (12 samples) before
+        /// it lifts (no fling), else it lifts while moving.
+        static func drag(from a: Point, to b: Point, start: Double, duration: Double, hold: Bool) -> [SceneInput] {
+            SyntheticGesture.drag(from: a, to: b, time: start, duration: duration,
+                                  end: hold ? .hold(samples: 12, thenLiftAfter: 0.004) : .lift(after: 0.004))
+                .map(SceneInput.touch)
         }
     }
 

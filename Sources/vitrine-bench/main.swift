@@ -6,7 +6,7 @@ import Geometry
 import Linux
 import Photos
 import Scene
-import VitrineApp
+import Rendering
 
 // vitrine-bench: the blitter and the renderer at 1920x1080 against pixman doing the same work, and
 // JPEG decode of a 12 MP photo. Usage: vitrine-bench [--samples DIR] [--markdown FILE] [--quick]
@@ -42,6 +42,7 @@ print(cpu.map { "Pinned to CPU \($0) (sched_setaffinity); one core for ours and 
 let width = 1920, height = 1080
 let screen = PixelRect(x: 0, y: 0, width: width, height: height)
 let settings = Settings()
+let parameters = SceneParameters(settings)
 let decoder = try JPEGDecoder()
 let samplePaths = try FileManager.default.contentsOfDirectory(atPath: samples)
     .filter { $0.lowercased().hasSuffix(".jpg") }.sorted().map { samples + "/" + $0 }
@@ -50,7 +51,7 @@ let bigPhotoPath = samples + "/03-dragonfly.jpg"
 let bigPhotoBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bigPhotoPath)))
 let bigPhoto = try decoder.decode(bytes: bigPhotoBytes, path: bigPhotoPath,
                                   to: try decoder.readHeader(path: bigPhotoPath).size).bitmap
-let grid = GridView(settings: settings, screenSize: Size(width: Double(width), height: Double(height)), photoCount: 0)
+let grid = GridView(parameters: parameters.grid, screenSize: Size(width: Double(width), height: Double(height)), photoCount: 0)
 let cellSide = Int(grid.cellSize.rounded(.up))
 print("Decoding \(samplePaths.count) sample photos (thumbnails for \(cellSide) px cells, screen images)...")
 let photos = try BenchPhotos(paths: samplePaths, count: 40, screen: ImageSize(width: width, height: height),
@@ -216,23 +217,23 @@ do {
 // MARK: - Frames
 
 let frameGoal = 0.8
-let scene = Scene(settings: settings, screenSize: Size(width: Double(width), height: Double(height)),
+let scene = Scene(parameters: parameters, screenSize: Size(width: Double(width), height: Double(height)),
                   photoSizes: photos.sizes)
 let openedIndex = 5
 scene.open(openedIndex, at: 0)
 // The opening where the background reaches 0.6 (the transition frame of the issue: grid, black
 // at 0.6 over it, the photo scaled), and half-way through, where it is already opaque.
 var openingTime = 0.0
-while scene.frame(at: openingTime).backgroundAlpha < 0.6 && openingTime < settings.animation.openDuration {
+while scene.frame(at: openingTime).backgroundAlpha < 0.6 && openingTime < parameters.open.duration {
     openingTime += 0.002
 }
 let openingAt60 = scene.frame(at: openingTime)
-let openingFrame = scene.frame(at: settings.animation.openDuration / 2)
+let openingFrame = scene.frame(at: parameters.open.duration / 2)
 
 let fitRect = screen.rect.aspectFit(photos.sizes[openedIndex])
 let dismissFrame: SceneFrame = {
     // Finger from the centre 100 px down (p = 0.5 with max_drag 200) and 30 px right.
-    let progress = 0.5, scale = 1 - (1 - settings.dismiss.minScale) * progress
+    let progress = 0.5, scale = 1 - (1 - parameters.dismiss.minScale) * progress
     let start = Point(x: 960, y: 540), finger = Point(x: 990, y: 640)
     let rect = Rect(x: finger.x + (fitRect.x - start.x) * scale, y: finger.y + (fitRect.y - start.y) * scale,
                     width: fitRect.width * scale, height: fitRect.height * scale)
@@ -245,7 +246,7 @@ let dismissFrame: SceneFrame = {
 }()
 let swipeFrame: SceneFrame = {
     // Half-way from photo 5 to photo 6, at a fractional offset.
-    let pageWidth = Double(width) + settings.pager.pageSpacing, offset = -pageWidth / 2 - 0.37
+    let pageWidth = Double(width) + parameters.pager.pageSpacing, offset = -pageWidth / 2 - 0.37
     let next = screen.rect.aspectFit(photos.sizes[openedIndex + 1])
     var frame = openingFrame
     frame.mode = .pager
@@ -310,7 +311,7 @@ for (name, frame) in [("opening at alpha 0.6", openingAt60), ("opening half-way"
 
 frameCase(String(format: "frame: opening, alpha 0.6 (t = %.3f s)", openingTime), openingAt60, goal: frameGoal,
           pixmanCopiesGrid: true)
-frameCase(String(format: "frame: opening, half-way (t = %.2f s)", settings.animation.openDuration / 2), openingFrame,
+frameCase(String(format: "frame: opening, half-way (t = %.2f s)", parameters.open.duration / 2), openingFrame,
           goal: frameGoal, pixmanCopiesGrid: true)
 frameCase("frame: dismiss drag, p = 0.5", dismissFrame, goal: frameGoal, pixmanCopiesGrid: true)
 frameCase("frame: pager swipe, two pages", swipeFrame, goal: frameGoal, pixmanCopiesGrid: false)
@@ -334,7 +335,7 @@ for denominator in [1, 2, 4, 8] where selected("JPEG") {
 print("")
 for line in frameDescriptions { print(line) }
 if let path = option("--markdown") {
-    try BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header, frames: frameDescriptions).markdown
-        .write(toFile: path, atomically: true, encoding: .utf8)
+    let markdown = BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header, frames: frameDescriptions).markdown
+    try AtomicFile.write(Array(markdown.utf8), to: path)
     print("\nWrote \(path)")
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Config
+import ConfigFile
 import Foundation
 import VitrineApp
 
@@ -8,7 +8,7 @@ struct Vitrine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vitrine",
         abstract: "A kiosk photo viewer for Linux touch screens: DRM/KMS output, evdev touch, the iOS Photos interaction.",
-        subcommands: [Run.self, CheckConfig.self, Simulate.self],
+        subcommands: [Run.self, CheckConfig.self, Simulate.self, Demo.self],
         defaultSubcommand: Run.self
     )
 }
@@ -27,20 +27,16 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the kiosk on the display (DRM/KMS) and touch panel (evdev).",
         discussion: """
-        Without a DRM device (no /dev/dri/card*), renders the demo tour headless to PNG files \
-        and prints where they went.
+        This is the service. Without a display (no DRM card yet, or none connected) it says \
+        "waiting for a display" and waits for one. The headless demo is `vitrine demo`.
         """)
 
     @Option(name: .long, help: "The configuration file.")
     var config: String = KioskOptions.defaultConfigPath
 
-    @Option(name: .long, help: "Where the headless demo tour writes its PNGs when there is no display.")
-    var out: String = "vitrine-tour"
-
     func run() throws {
         try exitOnError {
-            try KioskCommand.run(KioskOptions(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath,
-                                              tourDirectory: out))
+            try KioskCommand.run(KioskOptions(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath))
         }
     }
 }
@@ -88,12 +84,35 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: "Seconds of virtual time to simulate (default: until the replay has ended and the scene is at rest).")
     var duration: Double?
 
+    @Flag(name: .long, help: "Print the frames drawn and the renderer's time: frames N, draw p50 X ms, p99 Y ms, max Z ms.")
+    var stats = false
+
     func run() throws {
         try exitOnError {
             let options = try SimulationOptions(
                 configPath: config, size: size, photosDirectory: photos, replayPath: replay,
-                tracePath: trace, snapshotTimes: snapshot, outputDirectory: out, duration: duration)
+                tracePath: trace, snapshotTimes: snapshot, outputDirectory: out, duration: duration, stats: stats)
             try Simulator.run(options)
+        }
+    }
+}
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render the demo tour headless to PNG files and a trace, for a machine without a display.")
+
+    @Option(name: .long, help: "The configuration file (default: all defaults); its photos, else the bundled samples.")
+    var config: String?
+
+    @Option(name: .long, help: "The folder for the PNGs and trace.jsonl.")
+    var out: String = "vitrine-tour"
+
+    @Option(name: .long, help: "The screen size, WxH.")
+    var size: String = "1920x1080"
+
+    func run() throws {
+        try exitOnError {
+            try DemoCommand.run(try DemoCommand.Options(configPath: config, directory: out, size: size))
         }
     }
 }

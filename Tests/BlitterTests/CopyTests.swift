@@ -1,6 +1,7 @@
 import Testing
 import Blitter
 import Geometry
+import TestSupport
 
 @Suite struct CopyTests {
     /// What a clipped 1:1 copy means, pixel by pixel.

@@ -1,6 +1,7 @@
 import Testing
 @testable import Blitter
 import Geometry
+import TestSupport
 
 /// The vector (four pixels at a time) paths against the scalar definitions, on random pictures
 /// and rects with odd widths so that both the vector body and the one-pixel tails run.

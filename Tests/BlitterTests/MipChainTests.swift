@@ -1,6 +1,7 @@
 import Testing
 @testable import Blitter
 import Geometry
+import TestSupport
 
 @Suite struct MipChainTests {
     @Test func levelsHalveDownToOnePixel() {

@@ -2,8 +2,11 @@ import Testing
 @testable import PNG
 import Blitter
 import Geometry
+import Linux
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 @Suite struct PNGTests {
@@ -87,8 +90,8 @@ import Glibc
         do {
             try PNGEncoder.write(Bitmap(width: 2, height: 2), to: path)
             Issue.record("writing to \(path) succeeded")
-        } catch let error as PNGError {
-            #expect(error == .write(path: path, call: "open", errno: ENOENT))
+        } catch let error as SystemError {
+            #expect(error == SystemError("open", path: path, errno: .noSuchFileOrDirectory))
             #expect(error.description.contains(path))
             #expect(error.description.contains("No such file"))
         } catch {

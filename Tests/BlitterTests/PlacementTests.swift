@@ -1,6 +1,7 @@
 import Testing
 import Blitter
 import Geometry
+import TestSupport
 
 @Suite struct PlacementTests {
     let photo = TestImages.redBlue(width: 200, height: 100)

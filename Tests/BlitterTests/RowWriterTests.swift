@@ -1,6 +1,7 @@
 import Testing
 import Blitter
 import Geometry
+import TestSupport
 
 @Suite struct RowWriterTests {
     @Test func copiesTheRowsIntoAPitchedBufferAndNothingElse() {

@@ -1,6 +1,7 @@
 import Testing
 @testable import Blitter
 import Geometry
+import TestSupport
 
 @Suite struct ScaleTests {
     static func scaled(_ source: Bitmap, width: Int, height: Int, quality: ScaleQuality = .bilinear) -> Bitmap {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Config
+@testable import ConfigFile
 
 /// The problems `text` has; fails the test if it parses.
 private func problems(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [ConfigError.Problem] {

@@ -1,11 +1,12 @@
+import Config
 import Foundation
+import TestSupport
 import Testing
-@testable import Config
+@testable import ConfigFile
 
 @Suite struct ConfigLoaderTests {
-    /// Config/vitrine.toml, found from this file so the test needs no resources.
-    static let examplePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().appendingPathComponent("../../Config/vitrine.toml").standardized.path
+    /// Config/vitrine.toml.
+    static let examplePath = TestPaths.exampleConfig
 
     @Test func exampleFileHoldsExactlyTheDefaults() throws {
         #expect(try ConfigLoader.load(path: Self.examplePath) == Settings())
@@ -41,6 +42,24 @@ import Testing
         let error = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
         #expect(error?.problems.map(\.kind) == [.unreadable])
         #expect(error?.description == "\(path): cannot open: no such file")
+    }
+
+    @Test func aConfigThatIsAFIFOOrOverOneMegabyteIsUnreadable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A FIFO is refused without waiting for a writer, even as the default file.
+        let fifo = folder + "/vitrine.toml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let notRegular = #expect(throws: ConfigError.self) { try ConfigLoader.loadIfPresent(path: fifo) }
+        #expect(notRegular?.problems.map(\.kind) == [.unreadable])
+        #expect(notRegular?.description == "\(fifo): open: not a regular file (a FIFO)")
+        // SPEC §5: at most 1 MB.
+        let large = folder + "/large.toml"
+        try String(repeating: "#", count: (1 << 20) + 1).write(toFile: large, atomically: false, encoding: .utf8)
+        let tooLarge = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: large) }
+        #expect(tooLarge?.description
+                == "\(large): read: file too large: 1048577 bytes (1.0 MB), the limit is 1048576 bytes (1.0 MB)")
     }
 
     @Test func loadReadsAFile() throws {
@@ -97,8 +116,7 @@ import Testing
             """, path: "explicit.toml")
         #expect(explicit.display.card == "/dev/dri/card1")
         #expect(explicit.display.connector == "HDMI-A-1")
-        #expect(explicit.display.mode == "1920x1080@60")
-        #expect(explicit.display.requestedMode == DisplayMode(width: 1920, height: 1080, refreshRate: 60))
+        #expect(explicit.display.mode == ModeRequest(width: 1920, height: 1080, refreshRate: 60))
         #expect(explicit.input.device == "/dev/input/event3")
         #expect(explicit.input.calibration == [0, 1, 0, -1, 0, 1])
         #expect(explicit.cache.directory == "/var/cache/vitrine")
@@ -155,7 +173,7 @@ import Testing
         var settings = Settings()
         settings.display.card = "/dev/dri/card1"
         settings.display.connector = "DSI-1"
-        settings.display.mode = "800x480"
+        settings.display.mode = ModeRequest(width: 800, height: 480)
         settings.display.rotation = .quarter
         settings.input.device = "/dev/input/by-path/platform-\"touch\"-event"
         settings.input.rotation = .threeQuarters

@@ -1,5 +1,5 @@
 import Testing
-@testable import Config
+@testable import ConfigFile
 
 @Suite struct SourceMapTests {
     typealias Position = SourceMap.Position

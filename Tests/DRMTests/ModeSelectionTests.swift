@@ -1,3 +1,4 @@
+import Config
 import Testing
 @testable import DRM
 
@@ -56,8 +57,18 @@ import Testing
     }
 
     @Test func aRefreshPicksAmongTheSameSize() throws {
-        #expect(try ModeSelection.mode(ModeRequest(parsing: "1920x1080@50"), for: Self.hdmi).refreshRate == 50)
-        #expect(try ModeSelection.mode(ModeRequest(parsing: "1920x1080@59.94"), for: Self.hdmi).isPreferred)
+        #expect(try ModeSelection.mode(ModeRequest(width: 1920, height: 1080, refreshRate: 50), for: Self.hdmi).refreshRate == 50)
+        // 60 matches both 60 and 59.94; the preferred one wins.
+        #expect(try ModeSelection.mode(ModeRequest(width: 1920, height: 1080, refreshRate: 60), for: Self.hdmi).isPreferred)
+    }
+
+    @Test func aRefreshWithinHalfAHertzMatches() {
+        let sixty = ModeRequest(width: 1920, height: 1080, refreshRate: 60)
+        #expect(sixty.matches(DisplayMode(width: 1920, height: 1080, refreshRate: 59.94)))
+        #expect(sixty.matches(DisplayMode(width: 1920, height: 1080, refreshRate: 60)))
+        #expect(!sixty.matches(DisplayMode(width: 1920, height: 1080, refreshRate: 50)))
+        #expect(!sixty.matches(DisplayMode(width: 1280, height: 720, refreshRate: 60)))
+        #expect(ModeRequest(width: 1920, height: 1080).matches(DisplayMode(width: 1920, height: 1080, refreshRate: 50)))
     }
 
     @Test func aModeNotOfferedListsEachOfferedModeOnce() {

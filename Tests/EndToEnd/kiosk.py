@@ -211,6 +211,8 @@ class KioskTestCase(unittest.TestCase):
 
     machine: vm.VM
     extra_qemu_arguments: list[str] = []
+    # Modules in the guest but not loaded at boot (the test loads them).
+    deferred_modules: list[str] = []
     base_config = config()
 
     @classmethod
@@ -226,7 +228,8 @@ class KioskTestCase(unittest.TestCase):
         files["/spare/" + EXTRA_PHOTO] = SAMPLES / EXTRA_PHOTO
         files["/etc/vitrine.toml"] = cls.base_config.encode()
         initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
-                                       binaries={"/bin/vitrine": binary, **tools}, files=files)
+                                       binaries={"/bin/vitrine": binary, **tools}, files=files,
+                                       deferred=cls.deferred_modules)
         cls.prepared = time.monotonic()
         cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=768,
                             extra_arguments=list(cls.extra_qemu_arguments)).boot()

@@ -80,7 +80,7 @@ class KioskServiceTest(kiosk.KioskTestCase):
         self.addCleanup(machine.run, f"echo detect > {connector}/status")
         machine.check(f"echo off > {connector}/status && echo change > /sys/class/drm/card0/uevent")
         machine.wait_for_log("vitrine", "display: Virtual-1 disconnected; waiting for it to come back")
-        machine.wait_for_log("notify", "STATUS=waiting for display (Virtual-1 disconnected)")
+        machine.wait_for_log("notify", "STATUS=waiting for a display (Virtual-1 disconnected)")
 
         machine.check(f"echo detect > {connector}/status && echo change > /sys/class/drm/card0/uevent")
         machine.wait_for_log("vitrine", "display: Virtual-1 connected again")

@@ -393,10 +393,12 @@ done
 
 def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path] | None = None,
                     files: dict[str, str | Path | bytes] | None = None, payload: str | None = None,
-                    modules: list[str] = MODULES + HARNESS_MODULES, compress: bool = True) -> Path:
+                    modules: list[str] = MODULES + HARNESS_MODULES, deferred: list[str] = (),
+                    compress: bool = True) -> Path:
     """Writes an initramfs with busybox, the modules, `binaries` (guest path -> host path) with
     the shared libraries ldd finds for them, `files` (guest path -> host path or bytes) and,
-    if given, a /payload shell script that runs instead of the command channel.
+    if given, a /payload shell script that runs instead of the command channel. Modules named in
+    `deferred` are in /lib/modules but not loaded at boot (a test insmods them: a late driver).
     lz4 (legacy format, which the kernel reads) when the lz4 tool is there, else uncompressed."""
     check_module_order(kernel, modules)
     archive = Cpio()
@@ -415,6 +417,8 @@ def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path
     load_list = []
     for name in modules:
         archive.file(f"lib/modules/{name}.ko", kernel.module_path(name).read_bytes())
+        if name in deferred:
+            continue
         load_list.append(f"{name} {MODULE_PARAMETERS.get(name.replace('-', '_'), '')}".strip())
     archive.file("etc/modules-load", ("\n".join(load_list) + "\n").encode())
     # No /etc/passwd in the guest otherwise; some programs look up the user.

@@ -13,10 +13,10 @@ import Touch
         frames.flatMap { recognizer.handle($0) }
     }
 
+    /// Down, a sample half-way through having drifted `drift` px to the right, up.
     private func tap(at x: Double, _ y: Double, time: Double, duration: Double = 0.1, drift: Double = 0) -> [TouchFrame] {
-        [TouchFrame(time: time, contacts: [finger(x, y)]),
-         TouchFrame(time: time + duration / 2, contacts: [finger(x + drift, y)]),
-         TouchFrame(time: time + duration, contacts: [])]
+        SyntheticGesture.tap(at: Point(x: x, y: y), time: time, duration: duration, lastSample: duration / 2,
+                             drift: Point(x: drift, y: 0))
     }
 
     @Test func aShortStillTouchIsATap() {
@@ -55,12 +55,9 @@ import Touch
 
     @Test func aPanReportsTranslationAndReleaseVelocity() throws {
         var recognizer = GestureRecognizer()
-        var frames: [TouchFrame] = []
-        for i in 0...30 {
-            let t = Double(i) * 0.01
-            frames.append(TouchFrame(time: t, contacts: [finger(500, 300 + 600 * t)]))
-        }
-        frames.append(TouchFrame(time: 0.305, contacts: []))
+        // 600 px/s down for 0.3 s, a sample every 10 ms, lifted while moving.
+        let frames = SyntheticGesture.drag(from: Point(x: 500, y: 300), to: Point(x: 500, y: 480), time: 0,
+                                           duration: 0.3, end: .lift(after: 0.005), interval: 0.01)
         let events = run(frames, &recognizer)
         let began = try #require(events.first { if case .panBegan = $0 { true } else { false } })
         if case let .panBegan(pan) = began {
@@ -88,6 +85,16 @@ import Touch
         #expect(events.contains(.pinchChanged(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5))))
         #expect(events.contains(.pinchEnded(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5))))
         #expect(!events.contains { if case .tap = $0 { true } else { false } })
+        #expect(!recognizer.isTouching)
+    }
+
+    @Test func twoFingersDownInOneFramePinchToo() {
+        var recognizer = GestureRecognizer()
+        let events = run(SyntheticGesture.pinch(center: Point(x: 500, y: 500), from: 200, to: 100, time: 0,
+                                                duration: 0.1, end: .lift(after: 0.01)), &recognizer)
+        #expect(events.first == .down(Point(x: 400, y: 500)))
+        #expect(events.contains(.pinchBegan(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1))))
+        #expect(events.contains(.pinchEnded(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 0.5))))
         #expect(!recognizer.isTouching)
     }
 }

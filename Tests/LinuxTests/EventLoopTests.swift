@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 @testable import Linux
 
@@ -7,6 +8,7 @@ import Testing
     @Test func anEventFDSignalledFromAnotherThreadWakesTheLoop() throws {
         let loop = try EventLoop()
         let wake = try EventFD()
+        defer { wake.close(); loop.close() }
         var woken = 0
         try loop.watch(wake.fileDescriptor) { woken += Int(wake.drain()) }
         let thread = Thread { wake.signal() }
@@ -18,6 +20,7 @@ import Testing
     @Test func anIdleLoopTimesOutWithNothingReady() throws {
         let loop = try EventLoop()
         let wake = try EventFD()
+        defer { wake.close(); loop.close() }
         try loop.watch(wake.fileDescriptor) { Issue.record("nothing was signalled") }
         #expect(try loop.runOnce(timeout: 0.01) == 0)
     }
@@ -25,6 +28,7 @@ import Testing
     @Test func aTimerFiresAtItsDeadlineAndIsDrained() throws {
         let loop = try EventLoop()
         let timer = try TimerFD()
+        defer { timer.close(); loop.close() }
         var fired = 0
         try loop.watch(timer.fileDescriptor) { timer.drain(); fired += 1 }
         let start = MonotonicClock.now()
@@ -39,6 +43,7 @@ import Testing
     @Test func aBlockedSignalArrivesThroughTheSignalFD() throws {
         let signals = try SignalFD(signals: [SIGUSR2])
         let loop = try EventLoop()
+        defer { loop.close(); signals.close() }
         var received: [Int32] = []
         try loop.watch(signals.fileDescriptor) { received += signals.read() }
         // Directed at this thread, which blocks it: it stays pending until the signalfd reads it.
@@ -48,10 +53,11 @@ import Testing
     }
 
     @Test func aFailedCallNamesTheCallAndTheErrno() {
-        #expect(throws: SystemCallError("open /nonexistent", errno: ENOENT)) {
-            try systemCall("open /nonexistent") { open("/nonexistent/x", O_RDONLY) }
+        #expect(throws: SystemError("open", path: "/nonexistent/x", errno: .noSuchFileOrDirectory)) {
+            try systemCall("open", path: "/nonexistent/x") { open("/nonexistent/x", O_RDONLY) }
         }
-        #expect(SystemCallError("open /dev/dri/card0", errno: EACCES).description
+        #expect(SystemError("open", path: "/dev/dri/card0", errno: .permissionDenied).description
                 == "open /dev/dri/card0: Permission denied (EACCES)")
+        #expect(SystemError("epoll_wait", errno: .badFileDescriptor).description == "epoll_wait: Bad file descriptor (EBADF)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 @testable import Linux
 
@@ -40,6 +41,7 @@ import Testing
     @Test func readyStatusAndWatchdogArriveAsDatagrams() throws {
         let socket = try NotifySocket()
         let notifier = try #require(ServiceNotifier(environment: ["NOTIFY_SOCKET": socket.path]))
+        defer { notifier.close() }
         notifier.ready(status: "showing 14 photos")
         notifier.watchdog()
         #expect(socket.receive() == "READY=1\nSTATUS=showing 14 photos")
@@ -60,10 +62,10 @@ import Testing
 
 @Suite struct InotifyTests {
     @Test func aFileWrittenAndClosedThenRenamedAndDeletedIsSeen() throws {
-        let folder = NSTemporaryDirectory() + "vitrine-inotify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TestPaths.temporaryDirectory("inotify")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let inotify = try Inotify()
+        defer { inotify.close() }
         try inotify.watch(folder, mask: Inotify.closedAfterWrite | Inotify.movedTo | Inotify.movedFrom | Inotify.deleted)
 
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/a.jpg"))

@@ -36,6 +36,7 @@ import Testing
 
     @Test func theSocketOpensWithoutPrivileges() throws {
         let monitor = try UeventMonitor()
+        defer { monitor.close() }
         #expect(monitor.fileDescriptor >= 0)
         #expect(monitor.read().allSatisfy { !$0.action.isEmpty })
     }

@@ -2,6 +2,7 @@ import Blitter
 import Foundation
 import Geometry
 @testable import Photos
+import TestSupport
 import Testing
 
 /// Records what a fake decoder was asked for, and lets a test hold the single worker.

@@ -1,7 +1,10 @@
 import Blitter
 import Foundation
 import Geometry
+import Linux
 @testable import Photos
+import SystemPackage
+import TestSupport
 import Testing
 
 @Suite struct OrientationFileTests {
@@ -189,7 +192,8 @@ import Testing
     }
 
     @Test func missingFileIsUnreadable() throws {
-        #expect(throws: PhotoError(path: "/nonexistent/x.jpg", reason: .unreadable(call: "open", errno: ENOENT))) {
+        let missing = SystemError("stat", path: "/nonexistent/x.jpg", errno: .noSuchFileOrDirectory)
+        #expect(throws: PhotoError(path: "/nonexistent/x.jpg", reason: .unreadable(missing))) {
             try JPEGDecoder().readHeader(path: "/nonexistent/x.jpg")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Photos
+import TestSupport
 import Testing
 
 @Suite struct PhotoLibraryTests {
@@ -40,6 +41,22 @@ import Testing
         #expect(warnings.count == 2)
         #expect(warnings[0].contains("bomb.jpg") && warnings[0].contains("too large"))
         #expect(warnings[1].contains("cut.jpeg") && warnings[1].contains("no image data"))
+    }
+
+    @Test func aFIFOOrADeviceWithAPhotosNameIsSkippedWithAWarning() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: TestJPEGs.path("orientation/Landscape_1.jpg"), toPath: dir.file("a.jpg"))
+        #expect(mkfifo(dir.file("fifo.jpg"), 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("zero.jpg"), withDestinationPath: "/dev/zero")
+        let log = LogRecorder()
+        let library = try PhotoLibrary(scanning: dir.path, logger: log.logger)
+        #expect(library.photos.map(\.name) == ["a.jpg"])
+        #expect(library.rejects.map(\.description) == [
+            "\(dir.file("fifo.jpg")): not a regular file (a FIFO)",
+            "\(dir.file("zero.jpg")): not a regular file (a character device)",
+        ])
+        #expect(log.messages.filter { $0.level == .warning }.count == 2)
     }
 
     @Test func sortsByModificationTime() throws {

@@ -2,6 +2,7 @@ import Blitter
 import Foundation
 import Logging
 import Photos
+import TestSupport
 import Testing
 
 /// A decoder standing in for JPEG decoding: a picture that depends on the path and the size, and a
@@ -121,6 +122,21 @@ private func setModified(_ path: String, seconds: Int) {
             #expect(!FileManager.default.fileExists(atPath: file))
         }
         disk.store(thumbnail, for: source)
+        #expect(disk.image(for: source, size: size) != nil)
+    }
+
+    @Test func aFIFOWhereAThumbnailGoesIsAMissThenReplacedByTheThumbnail() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let disk = try ThumbnailDiskCache(directory: folder.file("cache"), logger: LogRecorder().logger)
+        let source = ThumbnailDiskCache.Source(path: "/photos/a.jpg", fileSize: 10, modifiedNanoseconds: 1)
+        let file = disk.filePath(for: source, size: size)
+        #expect(mkfifo(file, 0o600) == 0)
+        // Neither read (no writer: a blocking open would wait for ever) nor written into.
+        #expect(disk.image(for: source, size: size) == nil)
+        disk.store(CountingDecoder.picture(for: ImageKey(path: source.path, size: size)), for: source)
+        var info = stat()
+        #expect(stat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
         #expect(disk.image(for: source, size: size) != nil)
     }
 

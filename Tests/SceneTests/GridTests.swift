@@ -1,12 +1,12 @@
 import Foundation
 import Testing
-import Config
 import Geometry
+import TestSupport
 @testable import Scene
 
 @Suite struct GridTests {
     @Test func layoutHasSquareCellsWithSpacingAtTheEdges() {
-        let grid = GridView(settings: Settings(), screenSize: Size(width: 1080, height: 1920), photoCount: 10)
+        let grid = GridView(parameters: .init(), screenSize: Size(width: 1080, height: 1920), photoCount: 10)
         #expect(grid.cellSize == 265)
         #expect(grid.cellRect(of: 0) == Rect(x: 4, y: 4, width: 265, height: 265))
         #expect(grid.cellRect(of: 3) == Rect(x: 811, y: 4, width: 265, height: 265))
@@ -16,7 +16,7 @@ import Geometry
     }
 
     @Test func hitTestFindsTheCellUnderThePoint() {
-        let grid = GridView(settings: Settings(), screenSize: Size(width: 1080, height: 1920), photoCount: 10)
+        let grid = GridView(parameters: .init(), screenSize: Size(width: 1080, height: 1920), photoCount: 10)
         #expect(grid.index(at: Point(x: 10, y: 10)) == 0)
         #expect(grid.index(at: Point(x: 300, y: 300)) == 5)
         #expect(grid.index(at: Point(x: 1075, y: 10)) == 3)
@@ -27,7 +27,7 @@ import Geometry
     }
 
     @Test func visibleCellsAreTheOnesOnScreen() {
-        let grid = GridView(settings: Settings(), screenSize: Size(width: 1080, height: 1920), photoCount: 200)
+        let grid = GridView(parameters: .init(), screenSize: Size(width: 1080, height: 1920), photoCount: 200)
         let cells = grid.visibleCells()
         // Rows 0...7 reach into the screen (row 7 starts at 4 + 7 * 269 = 1887).
         #expect(cells.map(\.index) == Array(0..<32))
@@ -35,7 +35,7 @@ import Geometry
     }
 
     @Test func scrollToShowCentresACellOutOfViewAndNudgesAPartlyVisibleOne() {
-        let grid = GridView(settings: Settings(), screenSize: Size(width: 1080, height: 1920), photoCount: 200)
+        let grid = GridView(parameters: .init(), screenSize: Size(width: 1080, height: 1920), photoCount: 200)
         grid.scrollToShow(29)  // row 7, partly visible: its bottom edge plus spacing comes to the screen's bottom
         #expect(grid.offset == 1887 + 265 + 4 - 1920)
         grid.scrollToShow(100)  // row 25, far away: centred
@@ -84,7 +84,7 @@ import Geometry
         h.lift()
         #expect(h.scene.isAnimating)
         #expect(h.frame(after: 0.1).gridScroll > expected)
-        #expect(h.frame(after: h.settings.animation.bounceDuration).gridScroll == 0)
+        #expect(h.frame(after: h.parameters.grid.bounce.duration).gridScroll == 0)
         #expect(!h.scene.isAnimating)
     }
 

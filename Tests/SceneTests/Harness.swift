@@ -1,5 +1,5 @@
-import Config
 import Geometry
+import TestSupport
 import Touch
 @testable import Scene
 
@@ -16,11 +16,11 @@ final class Harness {
     /// A panel samples every 8 ms.
     let sampleInterval = 0.008
 
-    init(photoCount: Int = 200, settings: Settings = Settings()) {
-        scene = Scene(settings: settings, screenSize: Self.screenSize, photoSizes: Self.photoSizes(photoCount))
+    init(photoCount: Int = 200, parameters: SceneParameters = SceneParameters()) {
+        scene = Scene(parameters: parameters, screenSize: Self.screenSize, photoSizes: Self.photoSizes(photoCount))
     }
 
-    var settings: Settings { scene.settings }
+    var parameters: SceneParameters { scene.parameters }
 
     func frame() -> SceneFrame { scene.frame(at: time) }
 
@@ -37,32 +37,47 @@ final class Harness {
 
     func lift() { scene.handle(TouchFrame(time: time, contacts: [])) }
 
+    /// Feeds the frames in order, the clock following them.
+    func play(_ frames: [TouchFrame]) {
+        for frame in frames {
+            time = frame.time
+            scene.handle(frame)
+        }
+    }
+
     /// The finger, already down, moves along `path(s)` for s in 0...1 over `duration`, one sample
     /// per 8 ms; `check` sees every sample after the scene handled it.
     func move(duration: Double, along path: (Double) -> Point, check: ((Point) -> Void)? = nil) {
-        let steps = max(Int((duration / sampleInterval).rounded()), 1)
-        for step in 1...steps {
-            time += sampleInterval
-            let point = path(Double(step) / Double(steps))
-            touch(point)
-            check?(point)
+        let samples = SyntheticGesture.stroke(along: path, time: time, duration: duration, interval: sampleInterval)
+        for frame in samples.dropFirst() {
+            play([frame])
+            check?(frame.contacts[0].position)
         }
     }
 
-    /// Straight line from `a` to `b` at constant speed.
+    /// Straight line from `a` to `b` at constant speed, lifted 1 ms after the last sample.
     func drag(from a: Point, to b: Point, duration: Double, lift lifts: Bool = true) {
-        touch(a)
-        move(duration: duration) { s in Point(x: a.x + (b.x - a.x) * s, y: a.y + (b.y - a.y) * s) }
-        if lifts {
-            time += 0.001
-            lift()
-        }
+        play(SyntheticGesture.drag(from: a, to: b, time: time, duration: duration,
+                                   end: lifts ? .lift(after: 0.001) : .stayDown, interval: sampleInterval))
     }
 
+    /// Down and up 50 ms later, without a sample in between.
     func tap(_ point: Point) {
-        touch(point)
-        time += 0.05
-        lift()
+        play(SyntheticGesture.tap(at: point, time: time, duration: 0.05, lastSample: nil))
+    }
+
+    /// Two taps at `point`, the second 0.1 s after the first lifted.
+    func doubleTap(_ point: Point) {
+        tap(point)
+        time += 0.1
+        tap(point)
+    }
+
+    /// Two fingers `from` px apart on a horizontal line through `center`, spreading (or closing) to
+    /// `to` px apart over `duration`, still down at the end.
+    func pinch(center: Point, from startDistance: Double, to endDistance: Double, duration: Double) {
+        play(SyntheticGesture.pinch(center: center, from: startDistance, to: endDistance, time: time, duration: duration,
+                                    end: .stayDown, interval: sampleInterval))
     }
 
     /// Lets all animations finish.
@@ -75,13 +90,4 @@ final class Harness {
         tap(cell.center)
         settle()
     }
-}
-
-/// Closeness of rects and numbers, for readable expectations.
-func near(_ a: Double, _ b: Double, _ tolerance: Double = 1e-6) -> Bool { abs(a - b) <= tolerance }
-
-func near(_ a: Rect?, _ b: Rect?, _ tolerance: Double = 1e-6) -> Bool {
-    guard let a, let b else { return a == nil && b == nil }
-    return near(a.x, b.x, tolerance) && near(a.y, b.y, tolerance)
-        && near(a.width, b.width, tolerance) && near(a.height, b.height, tolerance)
 }

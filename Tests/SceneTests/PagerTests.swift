@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Animation
-import Config
 import Geometry
+import TestSupport
 @testable import Scene
 
 @Suite struct PagerTests {
@@ -37,7 +37,7 @@ import Geometry
         #expect(h.scene.isAnimating)
         // Where the finger left it: photo 3 is 600 px left of its place minus the page width.
         #expect(near(h.frame().photoRect, portraitFit.offsetBy(dx: pageWidth - 600, dy: 0), 1e-9))
-        let end = h.frame(after: h.settings.animation.pageSettleDuration)
+        let end = h.frame(after: h.parameters.pager.settleDuration)
         #expect(end.photoRect == portraitFit)
         #expect(end.pages.map(\.index) == [3])
         #expect(!h.scene.isAnimating)
@@ -113,9 +113,7 @@ import Geometry
 
     @Test func pinchZoomsAboutItsCentre() {
         let h = opened(0)
-        h.touch([Point(x: 440, y: 960), Point(x: 640, y: 960)])
-        h.time += 0.05
-        h.touch([Point(x: 340, y: 960), Point(x: 740, y: 960)])
+        h.pinch(center: Point(x: 540, y: 960), from: 200, to: 400, duration: 0.05)
         let zoomed = Rect(x: -540, y: 150, width: 2160, height: 1620)
         #expect(near(h.frame().photoRect, zoomed, 1e-9))
         h.time += 0.05
@@ -126,9 +124,7 @@ import Geometry
 
     @Test func pinchBeyondMaxZoomResistsAndSpringsBack() {
         let h = opened(0)
-        h.touch([Point(x: 490, y: 960), Point(x: 590, y: 960)])
-        h.time += 0.05
-        h.touch([Point(x: 240, y: 960), Point(x: 840, y: 960)])  // 6x
+        h.pinch(center: Point(x: 540, y: 960), from: 100, to: 600, duration: 0.05)  // 6x
         let shown = 4 + RubberBand.offset(2, dimension: 1)
         #expect(near(h.scene.pager.zoomScale, shown, 1e-9))
         h.time += 0.05
@@ -141,9 +137,7 @@ import Geometry
 
     @Test func pinchBelowOneSpringsBackToFit() {
         let h = opened(0)
-        h.touch([Point(x: 340, y: 960), Point(x: 740, y: 960)])
-        h.time += 0.05
-        h.touch([Point(x: 440, y: 960), Point(x: 640, y: 960)])
+        h.pinch(center: Point(x: 540, y: 960), from: 400, to: 200, duration: 0.05)
         #expect(h.scene.pager.zoomScale < 1)
         h.lift()
         #expect(h.settle().photoRect == landscapeFit)
@@ -156,21 +150,17 @@ import Geometry
         h.tap(Point(x: 305, y: 705))
         #expect(h.scene.isAnimating)
         // 2.5x about the second tap (305, 705), then clamped: 2025 px is taller than the screen, so y in -105...0.
-        let end = h.frame(after: h.settings.animation.zoomDuration)
+        let end = h.frame(after: h.parameters.pager.zoom.duration)
         #expect(near(end.photoRect, Rect(x: 305 - 305 * 2.5, y: 0, width: 2700, height: 2025), 1e-9))
         #expect(end.mode == .pager)
         h.time += 1
-        h.tap(Point(x: 500, y: 500))
-        h.time += 0.1
-        h.tap(Point(x: 500, y: 500))
+        h.doubleTap(Point(x: 500, y: 500))
         #expect(h.settle().photoRect == landscapeFit)
     }
 
     @Test func aZoomedPhotoPansClampedToItsEdgesAndDoesNotDismiss() {
         let h = opened(0)
-        h.tap(Point(x: 540, y: 960))
-        h.time += 0.1
-        h.tap(Point(x: 540, y: 960))
+        h.doubleTap(Point(x: 540, y: 960))
         let zoomed = h.settle().photoRect!
         #expect(near(zoomed.width, 2700))
         h.drag(from: Point(x: 540, y: 600), to: Point(x: 640, y: 1200), duration: 0.3, lift: false)

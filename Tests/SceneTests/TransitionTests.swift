@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Animation
-import Config
 import Geometry
+import TestSupport
 @testable import Scene
 
 @Suite struct OpeningTests {

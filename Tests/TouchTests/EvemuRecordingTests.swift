@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Touch
 
 @Suite struct EvemuRecordingTests {
@@ -148,30 +149,5 @@ import Testing
             $0.type == $1.type && $0.code == $1.code && $0.value == $1.value
         })
         #expect(zip(replay, replay.dropFirst()).allSatisfy { $0.time <= $1.time })
-    }
-}
-
-@Suite struct EvemuFileTests {
-    static func path(_ name: String) throws -> String {
-        try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Recordings")).path
-    }
-
-    @Test func loadsASingleFileRecording() throws {
-        let recording = try EvemuRecording.load(path: Self.path("atmel_maxtouch.2-fingers-touch-release.evemu"))
-        #expect(recording == (try Recordings.load("atmel_maxtouch.2-fingers-touch-release.evemu")))
-    }
-
-    @Test func findsTheDescriptionOfASplitRecording() throws {
-        let recording = try EvemuRecording.load(path: Self.path("wacom_isdv4_e6_finger.2fg-tap.events"))
-        #expect(recording == (try Recordings.load(device: "wacom_isdv4_e6_finger", events: "2fg-tap")))
-        let egalax = try EvemuRecording.load(path: Self.path("egalax_usb_touchcontroller_resistive.events"))
-        #expect(egalax.device.name == "eGalax Inc. USB TouchController")
-    }
-
-    @Test func reportsAMissingFile() throws {
-        let error = try #require(throws: EvemuFileError.self) {
-            try EvemuRecording.load(path: "/nonexistent/panel.evemu")
-        }
-        #expect(error.description.hasPrefix("/nonexistent/panel.evemu:"))
     }
 }

@@ -1,4 +1,5 @@
 import Geometry
+import TestSupport
 import Testing
 @testable import Touch
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `vitrine check-config` and `vitrine run` as an integrator meets them.
@@ -30,17 +31,36 @@ import Testing
         #expect(result.stderr.contains("/nonexistent/vitrine.toml"))
     }
 
-    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a display"))
-    func runWithoutADisplayRendersTheTourAndSaysWhere() throws {
+    @Test func theDemoRendersTheTourHeadlessAndSaysWhere() throws {
         let folder = try TestPaths.temporaryDirectory("tour")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = folder + "/vitrine.toml"
         try "[photos]\ndirectory = \"\(TestPaths.samplePhotos)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let result = try ProcessResult.run(["run", "--config", config, "--out", folder + "/tour"])
+        let result = try ProcessResult.run(["demo", "--config", config, "--out", folder + "/tour", "--size", "960x540"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("no display"))
         #expect(result.stdout.contains(folder + "/tour"))
         let pngs = try FileManager.default.contentsOfDirectory(atPath: folder + "/tour").filter { $0.hasSuffix(".png") }
         #expect(pngs.count >= 10)
+    }
+
+    /// `vitrine run` is the service and nothing else (SPEC §7): on a machine with no display it
+    /// says so in the log and in STATUS=, waits, and stops cleanly on SIGTERM. It renders no tour.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a display"))
+    func runWithoutADisplayWaitsForOne() throws {
+        let folder = try TestPaths.temporaryDirectory("wait")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/vitrine.toml"
+        try "[photos]\ndirectory = \"\(TestPaths.samplePhotos)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let listener = try NotifyListener(path: folder + "/notify")
+        let run = try RunningProcess(["run", "--config", config], environment: ["NOTIFY_SOCKET": listener.path],
+                                     currentDirectory: folder)
+        let status = listener.waitFor { $0.contains("STATUS=waiting for a display") }
+        #expect(status != nil, "\(listener.messages)")
+        #expect(!listener.messages.contains { $0.contains("READY=1") })
+        run.signal(SIGTERM)
+        let exit = run.wait()
+        #expect(exit.status == 0, "\(exit.stderr)")
+        #expect(exit.stderr.contains("waiting for a display"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/vitrine-tour"))
     }
 }

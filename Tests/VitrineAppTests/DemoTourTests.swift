@@ -4,6 +4,7 @@ import Geometry
 import Logging
 import Photos
 import Scene
+import TestSupport
 import Testing
 @testable import VitrineApp
 
@@ -15,7 +16,7 @@ import Testing
         var frames: [SceneFrame] = []
         init(_ tour: DemoTour) { self.tour = tour }
         var endTime: Double { tour.endTime }
-        func events(through time: Double, lastFrame: SceneFrame) -> [ScriptedEvent] {
+        func events(through time: Double, lastFrame: SceneFrame) -> [SceneInput] {
             frames.append(lastFrame)
             return tour.events(through: time, lastFrame: lastFrame)
         }

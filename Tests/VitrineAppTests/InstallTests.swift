@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `make install` into a staging folder, as on a kiosk: files in place, an edited config kept.

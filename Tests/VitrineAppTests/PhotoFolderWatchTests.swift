@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Linux
 import Logging
+import TestSupport
 import Testing
 @testable import VitrineApp
 
@@ -21,7 +22,11 @@ import Testing
             }
         }
 
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
+        deinit {
+            watch?.close()
+            loop.close()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
 
         /// Runs the loop until a change is reported (the watch waits 200 ms for a burst to end).
         func nextChange(within seconds: Double = 5) throws -> Bool {

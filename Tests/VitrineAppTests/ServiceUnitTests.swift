@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// systemd/vitrine.service, checked by systemd's own tool and for the settings SPEC §7 requires.

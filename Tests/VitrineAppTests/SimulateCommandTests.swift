@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import TestSupport
 import Testing
 import Touch
 
@@ -31,7 +32,7 @@ import Touch
 
     /// Where the recording's first finger lands on an 800x480 screen, decoded independently of the app.
     static func firstTouch(_ recording: String, screen: Size) throws -> Point {
-        let parsed = try EvemuRecording.load(path: TestPaths.recording(recording))
+        let parsed = try EvemuRecording.parse(text: String(contentsOfFile: TestPaths.recording(recording), encoding: .utf8))
         var decoder = try TouchDecoder(device: parsed.device,
                                        transform: TouchTransform(device: parsed.device, screen: screen))
         for event in parsed.events {
@@ -81,6 +82,25 @@ import Touch
         }
     }
 
+    @Test func aTraceToStandardOutputIsStreamedAndAFullDeviceIsAnErrorNamingIt() throws {
+        // `--trace /dev/stdout | jq`: written through the link into the pipe, never replacing it.
+        let piped = try ProcessResult.run(["simulate", "--size", "320x240", "--photos", TestPaths.samplePhotos,
+                                           "--duration", "1", "--trace", "/dev/stdout"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let lines = piped.stdout.split(separator: "\n")
+        #expect(lines.count == 61)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"t\": ") && $0.hasSuffix("}") })
+        var info = stat()
+        #expect(lstat("/dev/stdout", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+
+        let full = try ProcessResult.run(["simulate", "--size", "320x240", "--photos", TestPaths.samplePhotos,
+                                          "--duration", "1", "--trace", "/dev/full"])
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("vitrine: cannot write the trace: write /dev/full: No space left on device (ENOSPC)"),
+                "\(full.stderr)")
+        #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+
     @Test func snapshotsAreWrittenAsPNGsAtTheRequestedTimes() throws {
         let out = try TestPaths.temporaryDirectory("snap")
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -94,6 +114,55 @@ import Touch
             let width = data[16...19].reduce(0) { $0 << 8 | Int($1) }, height = data[20...23].reduce(0) { $0 << 8 | Int($1) }
             #expect(width == 320 && height == 240)
         }
+    }
+
+    /// `--stats`: the frames `run` would draw, drawn by the real renderer: every frame while the
+    /// photo zooms open, none while the screen is still.
+    @Test func statsCountTheFramesRunWouldDrawAndNoneWhileStill() throws {
+        func stats(_ arguments: [String]) throws -> (frames: Int, line: String) {
+            let result = try ProcessResult.run(["simulate", "--size", "800x480", "--photos", TestPaths.samplePhotos,
+                                                "--stats"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = try #require(result.stdout.split(separator: "\n").last.map(String.init))
+            let pattern = #/^frames (\d+), draw p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms$/#
+            let match = try #require(line.wholeMatch(of: pattern), "\(line)")
+            return (Int(match.1)!, line)
+        }
+        // 5 s of a grid nobody touches: the first frame and a redraw as thumbnails land, no more.
+        let still = try stats(["--duration", "5"])
+        #expect(still.frames >= 1 && still.frames <= 20, "\(still.line)")
+        // A tap opens a photo: the 0.5 s zoom alone is 30 frames at 60 Hz.
+        let tap = try stats(["--replay", TestPaths.recording("atmel_maxtouch.1-finger-fast-taps.evemu"), "--duration", "5"])
+        #expect(tap.frames >= still.frames + 30, "\(tap.line)")
+        #expect(tap.frames < 300, "\(tap.line)")
+    }
+
+    /// The kiosk's idle rules run in simulate too: a photo opened by a tap goes back to the grid
+    /// after `kiosk.idle_timeout`, and the slideshow pages every `slideshow_interval`.
+    @Test func theIdleReturnAndTheSlideshowRunInVirtualTime() throws {
+        let out = try TestPaths.temporaryDirectory("idle")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        func trace(_ kiosk: String) throws -> [TraceLine] {
+            try "[kiosk]\n\(kiosk)\n".write(toFile: out + "/vitrine.toml", atomically: true, encoding: .utf8)
+            let result = try ProcessResult.run(["simulate", "--size", "800x480", "--photos", TestPaths.samplePhotos,
+                                                "--config", out + "/vitrine.toml", "--duration", "12",
+                                                "--replay", TestPaths.recording("atmel_maxtouch.1-finger-fast-taps.evemu"),
+                                                "--trace", out + "/trace.jsonl"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Self.readTrace(out + "/trace.jsonl")
+        }
+        let idle = try trace("idle_timeout = 3\nidle_action = \"grid\"")
+        let lastTouch = try #require(idle.last { $0.mode == "opening" || $0.mode == "dismissing" }).t
+        let closing = try #require(idle.first { $0.mode == "closing" })
+        // The recording's touches end within a second or two; the return comes 3 s after the last.
+        #expect(closing.t > lastTouch)
+        #expect(closing.t < 9)
+        #expect(idle.last?.mode == "grid")
+
+        let slides = try trace("idle_timeout = 2\nidle_action = \"slideshow\"\nslideshow_interval = 2")
+        let pagerIndices = slides.filter { $0.mode == "pager" }.compactMap(\.index)
+        let distinct = pagerIndices.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(distinct.count >= 3, "\(distinct)")
     }
 
     @Test func badArgumentsAreUsageErrorsWithStatus2() throws {

@@ -1,0 +1,255 @@
+import Config
+import TOMLKit
+
+/// What is wrong with one value, before the loader adds where it is.
+struct Complaint: Error, Equatable {
+    var kind: ConfigError.Kind
+    var message: String
+}
+
+/// One key of the config file: how its TOML value is read into `Settings` and written back.
+struct SettingKey {
+    let name: String
+    /// Reads `value` into `settings`; `key` is the full `table.key`, for messages.
+    let read: (_ value: TOMLValueConvertible, _ key: String, _ settings: inout Settings) -> Complaint?
+    /// The value as a TOML literal; nil when the key is left out (an absent calibration).
+    let render: (Settings) -> String?
+    /// What leaving the key out means, for `describe()`, as TOML has no null.
+    let absentMeaning: String
+
+    init<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value>,
+                decode: @escaping (TOMLValueConvertible, String) -> Result<Value, Complaint>,
+                encode: @escaping (Value) -> String?, absentMeaning: String = "the default") {
+        self.name = name
+        self.absentMeaning = absentMeaning
+        read = { value, key, settings in
+            switch decode(value, key) {
+            case .success(let decoded):
+                settings[keyPath: field] = decoded
+                return nil
+            case .failure(let complaint):
+                return complaint
+            }
+        }
+        render = { settings in encode(settings[keyPath: field]) }
+    }
+}
+
+// MARK: - Kinds of value
+
+extension SettingKey {
+    static func integer(_ name: String, _ field: WritableKeyPath<Settings, Int>, in range: ClosedRange<Int>,
+                        unit: String = "") -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            guard let integer = value.int else {
+                return .failure(wrongType(key, "must be an integer", value))
+            }
+            guard range.contains(integer) else {
+                return .failure(Complaint(kind: .outOfRange, message:
+                    "`\(key)` = \(integer) is out of range \(range.lowerBound)...\(range.upperBound)\(unit)"))
+            }
+            return .success(integer)
+        }, encode: { "\($0)" })
+    }
+
+    /// A float; integers are accepted too (`duration = 1`).
+    static func number(_ name: String, _ field: WritableKeyPath<Settings, Double>, in range: ClosedRange<Double>,
+                       unit: String = "") -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            guard let number = numberValue(value) else {
+                return .failure(wrongType(key, "must be a number", value))
+            }
+            guard range.contains(number) else {
+                return .failure(Complaint(kind: .outOfRange, message:
+                    "`\(key)` = \(formatNumber(number)) is out of range \(formatRange(range))\(unit)"))
+            }
+            return .success(number)
+        }, encode: { "\($0)" })
+    }
+
+    static func boolean(_ name: String, _ field: WritableKeyPath<Settings, Bool>) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            guard let boolean = value.bool else {
+                return .failure(wrongType(key, "must be true or false", value))
+            }
+            return .success(boolean)
+        }, encode: { "\($0)" })
+    }
+
+    static func choice<Choice: CaseIterable & RawRepresentable<String>>(
+        _ name: String, _ field: WritableKeyPath<Settings, Choice>
+    ) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let expected = "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))"
+            guard let string = value.string else {
+                return .failure(wrongType(key, expected, value, separator: ";"))
+            }
+            guard let choice = Choice(rawValue: string) else {
+                return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quoted(string))"))
+            }
+            return .success(choice)
+        }, encode: { quoted($0.rawValue) })
+    }
+
+    /// A string that must pass `isValid`, described by `expected` ("a path such as …").
+    static func text(_ name: String, _ field: WritableKeyPath<Settings, String>, expected: String,
+                     isValid: @escaping (String) -> Bool) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            guard let string = value.string else {
+                return .failure(wrongType(key, "must be \(expected)", value))
+            }
+            guard isValid(string) else {
+                return .failure(Complaint(kind: .badFormat, message:
+                    "`\(key)` must be \(expected); got \(quoted(string))"))
+            }
+            return .success(string)
+        }, encode: { quoted($0) })
+    }
+
+    /// "auto" (nil) or a string that must pass `isValid`.
+    static func autoText(_ name: String, _ field: WritableKeyPath<Settings, String?>, expected: String,
+                         isValid: @escaping (String) -> Bool) -> SettingKey {
+        autoParsed(name, field, expected: expected, parse: { isValid($0) ? $0 : nil }, format: { $0 })
+    }
+
+    /// "auto" (nil) or a string that `parse` turns into a value (nil: malformed); `format` writes
+    /// the value back as that string.
+    static func autoParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, expected: String,
+                                  parse: @escaping (String) -> Value?,
+                                  format: @escaping (Value) -> String) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let expected = "\"auto\" or \(expected)"
+            guard let string = value.string else {
+                return .failure(wrongType(key, "must be \(expected)", value))
+            }
+            if string == "auto" { return .success(nil) }
+            guard let parsed = parse(string) else {
+                return .failure(Complaint(kind: .badFormat, message:
+                    "`\(key)` must be \(expected); got \(quoted(string))"))
+            }
+            return .success(parsed)
+        }, encode: { quoted($0.map(format) ?? "auto") })
+    }
+
+    /// "auto" (nil) or one of the integers 0, 90, 180, 270.
+    static func rotation(_ name: String, _ field: WritableKeyPath<Settings, Settings.Rotation?>) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let degrees = Settings.Rotation.allCases.map { "\($0.rawValue)" }.joined(separator: ", ")
+            let expected = "must be \"auto\" or one of \(degrees)"
+            if let integer = value.int {
+                guard let rotation = Settings.Rotation(rawValue: integer) else {
+                    return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(integer)"))
+                }
+                return .success(rotation)
+            }
+            guard let string = value.string else {
+                return .failure(wrongType(key, expected, value, separator: ";"))
+            }
+            guard string == "auto" else {
+                return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quoted(string))"))
+            }
+            return .success(nil)
+        }, encode: { rotation in rotation.map { "\($0.rawValue)" } ?? quoted("auto") })
+    }
+
+    /// "#RRGGBB".
+    static func color(_ name: String, _ field: WritableKeyPath<Settings, UInt32>) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let expected = "must be a colour \"#RRGGBB\""
+            guard let string = value.string else {
+                return .failure(wrongType(key, expected, value))
+            }
+            guard let color = HexColor.parse(string) else {
+                return .failure(Complaint(kind: .badFormat, message: "`\(key)` \(expected); got \(quoted(string))"))
+            }
+            return .success(color)
+        }, encode: { quoted(HexColor.format($0)) })
+    }
+
+    /// `count` numbers, or left out (nil), which means `absentMeaning`.
+    static func matrix(_ name: String, _ field: WritableKeyPath<Settings, [Double]?>, count: Int,
+                       absentMeaning: String) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let expected = "must be an array of \(count) numbers"
+            guard let array = value.array else {
+                return .failure(wrongType(key, expected, value))
+            }
+            guard array.count == count else {
+                return .failure(Complaint(kind: .wrongCount, message: "`\(key)` \(expected), got \(array.count)"))
+            }
+            var numbers: [Double] = []
+            for (index, element) in array.enumerated() {
+                guard let number = numberValue(element), number.isFinite else {
+                    return .failure(Complaint(kind: .wrongType, message:
+                        "`\(key)` \(expected); element \(index + 1) is \(describeValue(element))"))
+                }
+                numbers.append(number)
+            }
+            return .success(numbers)
+        }, encode: { numbers in numbers.map { "[\($0.map { "\($0)" }.joined(separator: ", "))]" } },
+        absentMeaning: absentMeaning)
+    }
+}
+
+// MARK: - Helpers
+
+func numberValue(_ value: TOMLValueConvertible) -> Double? {
+    if let integer = value.int { return Double(integer) }
+    return value.double
+}
+
+func wrongType(_ key: String, _ expected: String, _ value: TOMLValueConvertible,
+               separator: String = ",") -> Complaint {
+    Complaint(kind: .wrongType, message: "`\(key)` \(expected)\(separator) got \(typeName(value))")
+}
+
+func typeName(_ value: TOMLValueConvertible) -> String {
+    switch value.type {
+    case .table: return "table"
+    case .array: return "array"
+    case .string: return "string"
+    case .int: return "integer"
+    case .double: return "float"
+    case .bool: return "boolean"
+    case .date: return "date"
+    case .time: return "time"
+    case .dateTime: return "date-time"
+    }
+}
+
+/// "a string", "an integer" … with the value for scalars, for messages about array elements.
+func describeValue(_ value: TOMLValueConvertible) -> String {
+    if let string = value.string { return "a string \(quoted(string))" }
+    if let number = numberValue(value) { return formatNumber(number) }
+    let name = typeName(value)
+    return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
+}
+
+/// 5 rather than 5.0 in messages; everything else as Swift prints it.
+func formatNumber(_ number: Double) -> String {
+    if number.rounded() == number, abs(number) < 1e15 { return "\(Int(number))" }
+    return "\(number)"
+}
+
+func formatRange(_ range: ClosedRange<Double>) -> String {
+    "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))"
+}
+
+/// A TOML basic string.
+func quoted(_ string: String) -> String {
+    var result = "\""
+    for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\t": result += "\\t"
+        case "\r": result += "\\r"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result + "\""
+}

@@ -1,0 +1,105 @@
+import Config
+
+/// A table of the config file and its keys, in the order `Settings.describe()` writes them.
+struct SettingTable {
+    let name: String
+    let keys: [SettingKey]
+
+    func key(named name: String) -> SettingKey? {
+        keys.first { $0.name == name }
+    }
+}
+
+/// Every table and key of SPEC §5, with the values each accepts. The single source of truth for
+/// reading, for `describe()` and for "did you mean" suggestions.
+enum SettingsSchema {
+    static let durationRange = 0.05...5.0
+    static let dampingRange = 0.1...2.0
+    static let maxZoomRange = 1.0...16.0
+
+    static let tables: [SettingTable] = [
+        SettingTable(name: "display", keys: [
+            .autoText("card", \.display.card, expected: "a device path such as \"/dev/dri/card0\"",
+                      isValid: isAbsolutePath),
+            .autoText("connector", \.display.connector, expected: "a connector name such as \"HDMI-A-1\"",
+                      isValid: { !$0.isEmpty }),
+            .autoParsed("mode", \.display.mode, expected: "a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"",
+                        parse: ModeRequest.init, format: \.description),
+            .rotation("rotation", \.display.rotation),
+        ]),
+        SettingTable(name: "input", keys: [
+            .autoText("device", \.input.device, expected: "a device path such as \"/dev/input/event3\"",
+                      isValid: isAbsolutePath),
+            .rotation("rotation", \.input.rotation),
+            .boolean("swap_xy", \.input.swapXY),
+            .boolean("invert_x", \.input.invertX),
+            .boolean("invert_y", \.input.invertY),
+            .matrix("calibration", \.input.calibration, count: 6, absentMeaning: "identity"),
+            .boolean("grab", \.input.grab),
+            .number("tap_slop", \.input.tapSlop, in: 0...100, unit: " px"),
+            .number("tap_timeout", \.input.tapTimeout, in: 0.05...2, unit: " s"),
+        ]),
+        SettingTable(name: "photos", keys: [
+            .text("directory", \.photos.directory, expected: "a directory path", isValid: { !$0.isEmpty }),
+            .choice("sort", \.photos.sort),
+            .number("max_megapixels", \.photos.maxMegapixels, in: 1...1000, unit: " MP"),
+            .boolean("watch", \.photos.watch),
+        ]),
+        SettingTable(name: "grid", keys: [
+            .integer("columns", \.grid.columns, in: 1...12),
+            .number("spacing", \.grid.spacing, in: 0...200, unit: " px"),
+            .color("placeholder_color", \.grid.placeholderColor),
+            .color("background_color", \.grid.backgroundColor),
+            .number("deceleration_rate", \.grid.decelerationRate, in: 0.9...0.9999),
+        ]),
+        SettingTable(name: "pager", keys: [
+            .number("page_spacing", \.pager.pageSpacing, in: 0...200, unit: " px"),
+            .number("flick_velocity", \.pager.flickVelocity, in: 0...10000, unit: " px/s"),
+            .number("max_zoom", \.pager.maxZoom, in: maxZoomRange),
+            // Bounded by max_zoom too, checked once both are read (`ConfigLoader`).
+            .number("double_tap_zoom", \.pager.doubleTapZoom, in: maxZoomRange),
+        ]),
+        SettingTable(name: "dismiss", keys: [
+            .number("max_drag", \.dismiss.maxDrag, in: 10...2000, unit: " px"),
+            .number("min_scale", \.dismiss.minScale, in: 0.1...1),
+            .number("progress_threshold", \.dismiss.progressThreshold, in: 0...1),
+            .number("upward_velocity", \.dismiss.upwardVelocity, in: 0...10000, unit: " px/s"),
+            .number("start_distance", \.dismiss.startDistance, in: 1...100, unit: " px"),
+        ]),
+        SettingTable(name: "animation", keys: [
+            .number("open_duration", \.animation.openDuration, in: durationRange, unit: " s"),
+            .number("open_damping", \.animation.openDamping, in: dampingRange),
+            .number("cancel_duration", \.animation.cancelDuration, in: durationRange, unit: " s"),
+            .number("cancel_damping", \.animation.cancelDamping, in: dampingRange),
+            .number("finish_duration", \.animation.finishDuration, in: durationRange, unit: " s"),
+            .number("finish_damping", \.animation.finishDamping, in: dampingRange),
+            .number("close_duration", \.animation.closeDuration, in: durationRange, unit: " s"),
+            .number("page_settle_duration", \.animation.pageSettleDuration, in: durationRange, unit: " s"),
+            .number("zoom_duration", \.animation.zoomDuration, in: durationRange, unit: " s"),
+            .number("zoom_damping", \.animation.zoomDamping, in: dampingRange),
+            .number("bounce_duration", \.animation.bounceDuration, in: durationRange, unit: " s"),
+            .number("bounce_damping", \.animation.bounceDamping, in: dampingRange),
+        ]),
+        SettingTable(name: "kiosk", keys: [
+            .number("idle_timeout", \.kiosk.idleTimeout, in: 0...86400, unit: " s"),
+            .choice("idle_action", \.kiosk.idleAction),
+            .number("slideshow_interval", \.kiosk.slideshowInterval, in: 1...3600, unit: " s"),
+            .number("blank_after", \.kiosk.blankAfter, in: 0...86400, unit: " s"),
+        ]),
+        SettingTable(name: "cache", keys: [
+            .integer("megabytes", \.cache.megabytes, in: 16...4096, unit: " MB"),
+            .autoText("directory", \.cache.directory, expected: "a directory path", isValid: { !$0.isEmpty }),
+        ]),
+        SettingTable(name: "log", keys: [
+            .choice("level", \.log.level),
+        ]),
+    ]
+
+    static func table(named name: String) -> SettingTable? {
+        tables.first { $0.name == name }
+    }
+
+    static func isAbsolutePath(_ path: String) -> Bool {
+        path.hasPrefix("/")
+    }
+}

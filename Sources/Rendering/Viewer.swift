@@ -1,0 +1,61 @@
+import Blitter
+import Config
+import Geometry
+import Logging
+import Photos
+import Scene
+import Touch
+
+/// The app without its devices: the scene, the photos it shows and the renderer. `run` drives it
+/// from evdev and the DRM card, `simulate` and the headless tour from scripts and virtual time.
+public final class Viewer {
+    public let settings: Settings
+    public let screenSize: Size
+    public let scene: Scene
+    public let store: PhotoStore
+    private let renderer: Renderer
+
+    public init(settings: Settings, screenSize: Size, photos: [PhotoInfo], logger: Logger,
+                onDecoded: @escaping @Sendable () -> Void) {
+        self.settings = settings
+        self.screenSize = screenSize
+        scene = Scene(parameters: SceneParameters(settings), screenSize: screenSize,
+                      photoSizes: PhotoStore.orientedSizes(of: photos))
+        store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
+                           cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
+                           thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
+                           logger: logger, onDecoded: onDecoded)
+        renderer = Renderer(grid: settings.grid)
+    }
+
+    /// The folder changed: the same photos keep their place on screen where they still exist; an
+    /// open photo that was deleted closes back to the grid.
+    public func replacePhotos(_ photos: [PhotoInfo], at time: Double) {
+        let newIndex = Dictionary(photos.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var change = Scene.OpenPhotoChange.unchanged
+        if let current = scene.currentIndex, store.photos.indices.contains(current) {
+            change = newIndex[store.photos[current].path].map { .movedTo($0) } ?? .removed
+        }
+        store.replacePhotos(photos)
+        scene.setPhotoSizes(store.orientedSizes, openPhoto: change)
+    }
+
+    public func handle(_ event: SceneInput) {
+        switch event {
+        case .touch(let frame): scene.handle(frame)
+        case .back(let time): scene.handleBack(at: time)
+        }
+    }
+
+    /// Samples the scene at `time` (the time the frame will be shown) and tells the decoder what
+    /// that frame needs.
+    public func frame(at time: Double) -> SceneFrame {
+        let frame = scene.frame(at: time)
+        store.want(for: frame, screenHeight: screenSize.height)
+        return frame
+    }
+
+    public func draw(_ frame: SceneFrame, into target: inout Bitmap) {
+        renderer.render(frame, images: store, into: &target)
+    }
+}

@@ -1,0 +1,87 @@
+/// When the run loop draws (SPEC §2, §3), as plain values: `run` and `simulate` ask it what to do
+/// and tell it what happened; it never reads a clock.
+///
+/// The rules: draw only when something may have changed (a redraw is owed, the scene is animating
+/// or a finger is down, decoded pixels arrived); never while a page flip is in flight (its
+/// completion asks again); at most once per refresh period (virtio-gpu and some drivers complete
+/// flips faster than vblank); and sample the scene at the vblank the frame will be shown at, never
+/// earlier than the frame before.
+public struct FrameScheduler: Equatable, Sendable {
+    public enum Decision: Equatable, Sendable {
+        /// Nothing can have changed: sleep until an event.
+        case sleep
+        /// A flip is in flight: its completion asks again.
+        case awaitFlip
+        /// Too soon after the last frame: ask again at this time.
+        case wait(until: Double)
+        /// Sample the scene at this time (the frame's vblank) and draw it if `mustDraw` says so.
+        case sample(at: Double)
+    }
+
+    /// Seconds between vblanks of the display (1/60 in `simulate`).
+    public var refreshPeriod: Double
+    /// The time the last frame was sampled at: input is applied no earlier than this, so the
+    /// scene's clock never goes back.
+    public private(set) var lastSampleTime = -Double.infinity
+    /// A frame must reach the screen even if the scene looks the same: nothing was drawn yet, the
+    /// library or the settings changed, the screen woke or the display came back.
+    public private(set) var redrawOwed = true
+    /// Decoded pixels arrived since the last frame: the same scene may look different.
+    public private(set) var imagesArrived = false
+    private var lastPresent: Double?
+    private var lastPresentWasMoving = false
+
+    public init(refreshPeriod: Double) {
+        self.refreshPeriod = refreshPeriod
+    }
+
+    /// The next frame is drawn even if the scene is unchanged; it stays owed until it is presented
+    /// (a flip in flight or the frame-rate limit only postpone it).
+    public mutating func forceRedraw() {
+        redrawOwed = true
+    }
+
+    public mutating func noteImagesArrived() {
+        imagesArrived = true
+    }
+
+    /// The time at which input arriving `now` is applied to the scene.
+    public func sceneTime(now: Double) -> Double {
+        max(lastSampleTime, now)
+    }
+
+    /// What to do now. `moving`: the scene is animating or a finger is down; `nextVblank`: when a
+    /// flip queued now would be shown.
+    public mutating func decide(now: Double, moving: Bool, flipPending: Bool, nextVblank: Double) -> Decision {
+        guard redrawOwed || moving || imagesArrived else { return .sleep }
+        if flipPending { return .awaitFlip }
+        if let last = lastPresent {
+            let earliest = last + refreshPeriod * 0.9
+            if now < earliest { return .wait(until: earliest) }
+        }
+        let time = max(nextVblank, lastSampleTime)
+        lastSampleTime = time
+        return .sample(at: time)
+    }
+
+    /// After `.sample`: whether the sampled frame goes to the screen. `sceneChanged`: it differs
+    /// from the frame on screen (ignoring its time stamp).
+    public func mustDraw(sceneChanged: Bool) -> Bool {
+        redrawOwed || imagesArrived || sceneChanged
+    }
+
+    /// A frame started at `start` went to the display. Returns the vblanks it missed: refresh
+    /// periods between it and the frame before beyond the one it should have taken, counted only
+    /// when both were drawn for something moving (a still screen that wakes up missed nothing).
+    public mutating func presented(at start: Double, moving: Bool) -> Int {
+        var missed = 0
+        if moving, lastPresentWasMoving, let last = lastPresent {
+            missed = max(0, Int(((start - last) / refreshPeriod).rounded(.down)) - 1)
+        }
+        lastPresent = start
+        lastPresentWasMoving = moving
+        redrawOwed = false
+        imagesArrived = false
+        return missed
+    }
+}

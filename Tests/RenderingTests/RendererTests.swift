@@ -1,0 +1,154 @@
+import Blitter
+import Config
+import Geometry
+import Scene
+import TestSupport
+import Testing
+@testable import Rendering
+
+/// Pictures that tests can change between frames, as the decoder does.
+private final class TestPhotos: PhotoImages {
+    var thumbnails: [Int: Bitmap] = [:]
+    var screenImages: [Int: MipChain] = [:]
+    func thumbnail(_ index: Int) -> Bitmap? { thumbnails[index] }
+    func screenImage(_ index: Int) -> MipChain? { screenImages[index] }
+}
+
+/// `render` (covered areas skipped, grid layer cached, dim fused into the copy) must give exactly
+/// the picture of `renderDirectly` (every layer over the whole screen), frame after frame.
+@Suite struct RendererTests {
+    static let screen = Size(width: 160, height: 100)
+    static let photoCount = 24
+
+    /// A picture with structure (gradients and a random speckle), so misplaced pixels show.
+    private static func picture(width: Int, height: Int, using rng: inout SplitMix64) -> Bitmap {
+        var bitmap = Bitmap(width: width, height: height)
+        let tint = UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
+        for y in 0..<height {
+            for x in 0..<width {
+                let r = UInt32(x * 255 / max(1, width - 1)), g = UInt32(y * 255 / max(1, height - 1))
+                bitmap[x, y] = (r << 16 | g << 8 | UInt32(rng.next() & 0x3F)) ^ tint
+            }
+        }
+        return bitmap
+    }
+
+    private static func photos(using rng: inout SplitMix64, missing: Double) -> TestPhotos {
+        let photos = TestPhotos()
+        for index in 0..<photoCount where Double.random(in: 0..<1, using: &rng) >= missing {
+            let wide = index % 3 != 0
+            photos.thumbnails[index] = picture(width: wide ? 48 : 36, height: 36, using: &rng)
+            if Double.random(in: 0..<1, using: &rng) >= missing {
+                photos.screenImages[index] = MipChain(picture(width: wide ? 150 : 75, height: 100, using: &rng))
+            }
+        }
+        return photos
+    }
+
+    /// The grid as `GridView` lays it out: 4 columns, 4 px spacing, scrolled by `scroll`.
+    private static func cells(scroll: Double) -> [GridCell] {
+        let spacing = 4.0, side = (screen.width - 5 * spacing) / 4, step = side + spacing
+        return (0..<photoCount).compactMap { index in
+            let rect = Rect(x: spacing + Double(index % 4) * step, y: spacing + Double(index / 4) * step - scroll,
+                            width: side, height: side)
+            return rect.maxY > 0 && rect.minY < screen.height ? GridCell(index: index, rect: rect) : nil
+        }
+    }
+
+    private static func randomRect(using rng: inout SplitMix64) -> Rect {
+        Rect(x: Double.random(in: -60...140, using: &rng), y: Double.random(in: -40...90, using: &rng),
+             width: Double.random(in: 1...200, using: &rng), height: Double.random(in: 1...120, using: &rng))
+    }
+
+    private static func randomFrame(using rng: inout SplitMix64) -> SceneFrame {
+        let mode = [SceneMode.grid, .opening, .pager, .dismissing, .closing].randomElement(using: &rng) ?? .grid
+        let scroll = [0, 17.25, Double.random(in: 0...200, using: &rng)].randomElement(using: &rng) ?? 0
+        let current = Int.random(in: 0..<photoCount, using: &rng)
+        let alpha = [0, 1, 0.6, 0.001, 0.999, Double.random(in: 0...1, using: &rng)].randomElement(using: &rng) ?? 0
+        var pages: [PhotoPlacement] = []
+        var moving: PhotoPlacement?
+        switch mode {
+        case .grid:
+            return SceneFrame(time: 0, mode: .grid, currentIndex: nil, gridScroll: scroll, drawsGrid: true,
+                              gridCells: cells(scroll: scroll), hiddenIndex: nil, backgroundAlpha: 0, pages: [],
+                              movingPhoto: nil)
+        case .pager:
+            let offset = Double.random(in: -170...170, using: &rng)
+            for index in max(0, current - 1)...min(photoCount - 1, current + 1) {
+                let fit = Rect(origin: .zero, size: screen).insetBy(dx: Double.random(in: 0...30, using: &rng), dy: 0)
+                pages.append(PhotoPlacement(index: index, rect: fit.offsetBy(dx: Double(index - current) * 170 + offset, dy: 0)))
+            }
+        case .opening, .dismissing, .closing:
+            moving = PhotoPlacement(index: current, rect: randomRect(using: &rng))
+        }
+        let drawsGrid = mode != .pager && alpha < 1
+        return SceneFrame(time: 0, mode: mode, currentIndex: current, gridScroll: scroll, drawsGrid: drawsGrid,
+                          gridCells: cells(scroll: scroll), hiddenIndex: moving?.index, backgroundAlpha: mode == .pager ? 1 : alpha,
+                          pages: pages, movingPhoto: moving)
+    }
+
+    private static func expectSame(_ frame: SceneFrame, _ renderer: Renderer, _ photos: TestPhotos,
+                                   _ comment: Comment, target: inout Bitmap) {
+        var reference = Bitmap(width: Int(screen.width), height: Int(screen.height), color: 0x12_34_56)
+        renderer.renderDirectly(frame, images: photos, into: &reference)
+        renderer.render(frame, images: photos, into: &target)
+        let differing = zip(target.pixels, reference.pixels).filter { $0 != $1 }.count
+        #expect(differing == 0, comment)
+    }
+
+    @Test func randomFramesInARowMatchTheStraightforwardComposition() {
+        var rng = SplitMix64(seed: 21)
+        var grid = Settings.Grid()
+        grid.backgroundColor = 0x30_10_10
+        let renderer = Renderer(grid: grid)
+        // One target reused for all frames, like a screen buffer: leftovers of the previous frame
+        // must never show through.
+        var target = Bitmap(width: Int(Self.screen.width), height: Int(Self.screen.height), color: 0xAB_CD_EF)
+        for round in 0..<8 {
+            let photos = Self.photos(using: &rng, missing: round < 2 ? 0 : 0.3)
+            for step in 0..<40 {
+                let frame = Self.randomFrame(using: &rng)
+                Self.expectSame(frame, renderer, photos, "round \(round) step \(step): \(frame)", target: &target)
+            }
+        }
+    }
+
+    @Test func aTransitionFrameByFrameMatchesAndFollowsThumbnailsThatArrive() {
+        var rng = SplitMix64(seed: 22)
+        let photos = Self.photos(using: &rng, missing: 0)
+        let late = photos.thumbnails.removeValue(forKey: 6)
+        let renderer = Renderer(grid: Settings.Grid())
+        var target = Bitmap(width: Int(Self.screen.width), height: Int(Self.screen.height))
+        let start = Rect(x: 43, y: 4, width: 35.5, height: 35.5), end = Rect(x: 0, y: 0, width: 160, height: 100)
+        for step in 0...20 {
+            let t = Double(step) / 20
+            if step == 8 { photos.thumbnails[6] = late }
+            if step == 14 { photos.thumbnails[7] = Self.picture(width: 40, height: 36, using: &rng) }
+            let frame = SceneFrame(time: t, mode: .opening, currentIndex: 5, gridScroll: 0, drawsGrid: t < 1,
+                                   gridCells: Self.cells(scroll: 0), hiddenIndex: 5, backgroundAlpha: t,
+                                   pages: [], movingPhoto: PhotoPlacement(index: 5, rect: start.interpolated(to: end, t)))
+            Self.expectSame(frame, renderer, photos, "step \(step)", target: &target)
+        }
+    }
+
+    @Test func areaMinusHolesCoversEveryPixelOutsideTheHolesOnce() {
+        var rng = SplitMix64(seed: 23)
+        let area = PixelRect(x: 0, y: 0, width: 40, height: 30)
+        for _ in 0..<100 {
+            let holes = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
+                PixelRect(x: Int.random(in: -10...40, using: &rng), y: Int.random(in: -10...30, using: &rng),
+                          width: Int.random(in: 0...30, using: &rng), height: Int.random(in: 0...30, using: &rng))
+            }
+            var count = [Int](repeating: 0, count: area.width * area.height)
+            for piece in Renderer.area(area, minus: holes) {
+                for y in piece.minY..<piece.maxY { for x in piece.minX..<piece.maxX { count[y * area.width + x] += 1 } }
+            }
+            for y in 0..<area.height {
+                for x in 0..<area.width {
+                    let inHole = holes.contains { x >= $0.minX && x < $0.maxX && y >= $0.minY && y < $0.maxY }
+                    #expect(count[y * area.width + x] == (inHole ? 0 : 1), "\(x),\(y) holes \(holes)")
+                }
+            }
+        }
+    }
+}
