@@ -1,12 +1,10 @@
 import Blitter
 import Config
-import Geometry
 import Devices
 import Foundation
 import Glibc
 import Linux
 import Logging
-import Photos
 import Rendering
 import RunLoopRules
 import Scene
@@ -16,8 +14,7 @@ import Scene
 /// (when to draw, idle return, slideshow, blanking) are the session's pure rules; the display's
 /// comings and goings are `DisplayConnection`'s. With no display yet it waits for one (SPEC §7).
 final class KioskRunner {
-    private var settings: Settings
-    private let configPath: String
+    private let content: KioskContent
     private let logger: Logger
     private let loop: EventLoop
     private let signals: SignalFD
@@ -36,8 +33,6 @@ final class KioskRunner {
     private var failure: Error?
 
     init(settings: Settings, configPath: String, logger: Logger) throws {
-        self.settings = settings
-        self.configPath = configPath
         self.logger = logger
         // Block the signals before any thread starts, so every thread inherits the mask.
         signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
@@ -48,6 +43,9 @@ final class KioskRunner {
         display = DisplayConnection(settings: settings.display, logger: logger)
         status = ServiceStatus(notifier: ServiceNotifier(environment: ProcessInfo.processInfo.environment),
                                logger: logger, now: MonotonicClock.now())
+        let wake = decoded
+        content = KioskContent(settings: settings, configPath: configPath, logger: logger, status: status,
+                               onDecoded: { wake.signal() })
     }
 
     /// Closes what `init` opened, in reverse; after `run` has returned.
@@ -146,9 +144,10 @@ final class KioskRunner {
             fail(AppError("display: cannot watch \(output.display.card.path): \(error)"))
             return
         }
-        let photos = scanPhotos()
-        session = KioskSession(viewer: makeViewer(photos: photos, screen: output.logicalSize), kiosk: settings.kiosk,
-                               refreshPeriod: output.refreshPeriod, now: MonotonicClock.now())
+        let settings = content.settings
+        let viewer = content.makeViewer(screen: output.logicalSize)
+        session = KioskSession(viewer: viewer, kiosk: settings.kiosk, refreshPeriod: output.refreshPeriod,
+                               now: MonotonicClock.now())
         canvas = Bitmap(width: Int(output.logicalSize.width), height: Int(output.logicalSize.height))
         let inputs = InputDevices(settings: settings.input, screen: output.logicalSize, displayRotation: output.rotation,
                                   loop: loop, logger: logger,
@@ -161,7 +160,7 @@ final class KioskRunner {
                 self.rescan(because: "photo folder changed")
             }
         }
-        logger.info("showing \(photos.count) photos from \(settings.photos.directory)")
+        logger.info("showing \(viewer.store.photos.count) photos from \(settings.photos.directory)")
         status.set(.starting)
         drawIfNeeded()
     }
@@ -192,53 +191,25 @@ final class KioskRunner {
         }
     }
 
-    /// SIGHUP: read the config again and rescan the photos; a broken config is reported and the
-    /// old one kept. New settings need a new viewer (the scroll position and open photo are not
-    /// kept); the same ones keep the screen and the decoded photos.
+    /// SIGHUP: the config and the photos read again. New settings need a new viewer (the scroll
+    /// position and open photo are not kept); the same ones keep the screen and the decoded photos.
     private func reload() {
         status.reloading()
         defer { status.reloaded() }
-        let fresh: Settings
-        do {
-            fresh = try SettingsFile.load(path: configPath, mustExist: false)
-        } catch {
-            logger.error("SIGHUP: keeping the old configuration: \(error)")
-            return rescan(because: "SIGHUP")
-        }
-        if fresh.display != settings.display || fresh.input != settings.input {
-            logger.notice("SIGHUP: [display] and [input] changes take effect at the next start")
-        }
-        StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
-        let changed = fresh != settings
-        settings = fresh
-        logger.info("SIGHUP: configuration reloaded from \(configPath)\(changed ? "" : " (unchanged)")")
-        guard changed else { return rescan(because: "SIGHUP") }
+        guard content.reload() == .newSettings else { return rescan(because: "SIGHUP") }
         guard let output = display.output, let session else { return }
-        session.replaceViewer(makeViewer(photos: scanPhotos(), screen: output.logicalSize), kiosk: settings.kiosk)
+        session.replaceViewer(content.makeViewer(screen: output.logicalSize), kiosk: content.settings.kiosk)
         drawIfNeeded()
     }
 
     /// The folder changed (or SIGHUP asked to read it again): the grid updates in place.
     private func rescan(because reason: String) {
         guard let session else { return }
-        let photos = scanPhotos()
+        let photos = content.scan()
         session.viewer.replacePhotos(photos, at: session.sceneTime(now: MonotonicClock.now()))
         logger.info("\(reason): showing \(photos.count) photos")
         session.forceRedraw()
         drawIfNeeded()
-    }
-
-    private func scanPhotos() -> [PhotoInfo] {
-        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
-        if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
-        status.photoCount = photos.count
-        status.refresh()
-        return photos
-    }
-
-    private func makeViewer(photos: [PhotoInfo], screen: Size) -> Viewer {
-        let wake = decoded
-        return Viewer(settings: settings, screenSize: screen, photos: photos, logger: logger, onDecoded: { wake.signal() })
     }
 
     // MARK: - Input, time and frames
@@ -270,7 +241,7 @@ final class KioskRunner {
         for action in actions {
             switch action {
             case .blank:
-                logger.info("idle for \(Int(settings.kiosk.blankAfter)) s: display \(output.switchOff())")
+                logger.info("idle for \(Int(content.settings.kiosk.blankAfter)) s: display \(output.switchOff())")
                 status.set(.displayOff("idle"))
             case .wake:
                 output.switchOn()

@@ -1,0 +1,66 @@
+import Config
+import Geometry
+import Logging
+import Photos
+import Rendering
+
+/// What the kiosk shows: the settings (read again on SIGHUP; a broken file keeps the old ones) and
+/// the photo folder (scanned at start, on SIGHUP and when the folder changes), and the viewer
+/// made from them for a screen.
+final class KioskContent {
+    enum Reload {
+        /// The file says what it said before: only the photos are read again.
+        case sameSettings
+        /// New settings: the screen needs a new viewer.
+        case newSettings
+        /// The file is broken (logged): the old settings stay.
+        case broken
+    }
+
+    private(set) var settings: Settings
+    private let configPath: String
+    private let logger: Logger
+    private let status: ServiceStatus
+    private let onDecoded: @Sendable () -> Void
+
+    init(settings: Settings, configPath: String, logger: Logger, status: ServiceStatus,
+         onDecoded: @escaping @Sendable () -> Void) {
+        self.settings = settings
+        self.configPath = configPath
+        self.logger = logger
+        self.status = status
+        self.onDecoded = onDecoded
+    }
+
+    /// The photos in the folder now; every file left out has been logged with its reason.
+    func scan() -> [PhotoInfo] {
+        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+        if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
+        status.photoCount = photos.count
+        status.refresh()
+        return photos
+    }
+
+    func makeViewer(screen: Size) -> Viewer {
+        Viewer(settings: settings, screenSize: screen, photos: scan(), logger: logger, onDecoded: onDecoded)
+    }
+
+    /// SIGHUP: the config file read again.
+    func reload() -> Reload {
+        let fresh: Settings
+        do {
+            fresh = try SettingsFile.load(path: configPath, mustExist: false)
+        } catch {
+            logger.error("SIGHUP: keeping the old configuration: \(error)")
+            return .broken
+        }
+        if fresh.display != settings.display || fresh.input != settings.input {
+            logger.notice("SIGHUP: [display] and [input] changes take effect at the next start")
+        }
+        StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
+        let changed = fresh != settings
+        settings = fresh
+        logger.info("SIGHUP: configuration reloaded from \(configPath)\(changed ? "" : " (unchanged)")")
+        return changed ? .newSettings : .sameSettings
+    }
+}
