@@ -49,16 +49,16 @@ let package = Package(
         .target(name: "ConfigFile", dependencies: ["Config", "Linux", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
-            "Geometry", "Blitter", "CTurboJPEG", "CJPEG", "CJPEGShim", "CLinux", "Linux",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "Linux",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Linux", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Evdev", dependencies: [
-            "CLinux", "Linux", "Touch", "Geometry", .product(name: "SystemPackage", package: "swift-system"),
+            "CLinux", "Linux", "Touch", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "DRM", dependencies: [
-            "CDRM", "Geometry", "Blitter", "Config", "Linux",
+            "CDRM", "Blitter", "Config", "Linux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport"], exclude: ["Recordings"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport"]),
-        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Gestures", "Animation", "TestSupport"]),
+        .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Animation", "TestSupport"]),
         .testTarget(name: "LinuxTests", dependencies: [
             "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
-            "VitrineApp", "Rendering", "Config", "Touch", "Scene", "Photos", "Blitter", "Linux", "TestSupport",
+            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v5]
