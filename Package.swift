@@ -82,7 +82,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .executableTarget(name: "vitrine", dependencies: [
-            "VitrineApp", "ConfigFile",
+            "VitrineApp", "ConfigFile", "Linux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -49,7 +49,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// "open /srv/photos/a.jpg: Permission denied (EACCES)".
     public var description: String {
-        path.map { "\(call) \($0): \(reason)" } ?? descriptionWithoutPath
+        path.map { "\(call) \(LogLine.escaped($0)): \(reason)" } ?? descriptionWithoutPath
     }
 
     /// "open: Permission denied (EACCES)", for messages that name the file already.

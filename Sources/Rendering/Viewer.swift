@@ -23,6 +23,7 @@ public final class Viewer {
                       photoSizes: PhotoStore.orientedSizes(of: photos))
         store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
+                           maxFileMegabytes: settings.photos.maxFileMegabytes, maxZoom: settings.pager.maxZoom,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
                            logger: logger, onDecoded: onDecoded)
         renderer = Renderer(grid: settings.grid)

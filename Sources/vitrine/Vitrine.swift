@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfigFile
 import Foundation
+import Linux
 import VitrineApp
 
 @main
@@ -18,7 +19,7 @@ func exitOnError(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as AppError {
-        FileHandle.standardError.write(Data("vitrine: \(error.description)\n".utf8))
+        LogLine.write("vitrine: \(error.description)\n")
         throw ExitCode(error.exitCode)
     }
 }
