@@ -19,6 +19,8 @@ import Synchronization
 /// shows the same pixels on a fast or a slow machine.
 public enum Simulator {
     public static let frameRate = 60.0
+    /// Virtual time ends at most here (SPEC §6): a recording or a snapshot beyond it is an error.
+    public static let maximumTime = 3600.0
 
     public struct Outcome {
         /// The snapshots written, in time order.
@@ -35,9 +37,16 @@ public enum Simulator {
         let screen = Size(width: options.screenWidth, height: options.screenHeight)
 
         let photos = try PhotoFolder.scan(settings.photos, logger: logger)
-        let input: ScriptedInput? = try options.replayPath.map {
+        let replay = try options.replayPath.map {
             try ReplayInput(path: $0, screenSize: screen, input: settings.input, display: settings.display)
         }
+        if let replay, replay.outOfOrderEvents > 0, let path = options.replayPath {
+            logger.warning("""
+                recording \(LogLine.escaped(path)): \(replay.outOfOrderEvents) events are stamped earlier than \
+                the event before them; replayed in file order at that event's time
+                """)
+        }
+        let input: ScriptedInput? = replay
         let snapshots = options.snapshotTimes.map { (time: $0, name: String(format: "snapshot-%.3f", $0)) }
         let outcome = try simulate(settings: settings, screenSize: screen, photos: photos, input: input,
                                    duration: options.duration, snapshots: snapshots,
@@ -71,7 +80,7 @@ public enum Simulator {
         var pendingSnapshots = snapshots.sorted { $0.time < $1.time }[...]
         var outcome = Outcome()
         let minimumEnd = max(input?.endTime ?? 0, snapshots.map(\.time).max() ?? 0, 1.0)
-        let hardEnd = duration ?? (minimumEnd + 10)
+        let hardEnd = min(duration ?? (minimumEnd + 10), maximumTime)
 
         var frame = viewer.frame(at: 0)
         var n = 0
