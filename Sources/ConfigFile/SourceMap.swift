@@ -13,6 +13,9 @@ struct SourceMap {
     }
 
     private var positions: [[String]: Position] = [:]
+    /// The keys whose string value holds a NUL (a `\u0000` escape), in file order: TOMLKit hands
+    /// strings over as C strings, which would silently end at it.
+    private(set) var keysWithNUL: [[String]] = []
 
     init(_ text: String) {
         // A byte order mark is allowed before the first line, and takes no column.
@@ -20,6 +23,7 @@ struct SourceMap {
         var scanner = Scanner(Array(scalars.first == "\u{FEFF}" ? scalars.dropFirst() : scalars[...]))
         scanner.document()
         positions = scanner.positions
+        keysWithNUL = scanner.keysWithNUL
     }
 
     func position(of path: [String]) -> Position? {
@@ -35,6 +39,9 @@ private struct Scanner {
     var line = 1
     var column = 1
     var positions: [[String]: Position] = [:]
+    var keysWithNUL: [[String]] = []
+    /// The key whose value is being read (an array's elements count as its key's).
+    private var valueKey: [String]?
 
     typealias Position = SourceMap.Position
 
@@ -106,7 +113,12 @@ private struct Scanner {
         skipBlank(newlines: false)
         if peek() == "=" { advance() }
         skipBlank(newlines: false)
+        if let prefix { valueKey = prefix + key }
         value(path: prefix.map { $0 + key })
+    }
+
+    private mutating func noteNUL(_ found: Bool) {
+        if found, let valueKey, keysWithNUL.last != valueKey { keysWithNUL.append(valueKey) }
     }
 
     mutating func keyPath() -> [String] {
@@ -133,9 +145,9 @@ private struct Scanner {
 
     mutating func value(path: [String]?) {
         switch peek() {
-        case "\""? where peek(1) == "\"" && peek(2) == "\"": multilineString(quote: "\"")
-        case "'"? where peek(1) == "'" && peek(2) == "'": multilineString(quote: "'")
-        case "\""?: _ = basicString()
+        case "\""? where peek(1) == "\"" && peek(2) == "\"": noteNUL(multilineString(quote: "\""))
+        case "'"? where peek(1) == "'" && peek(2) == "'": _ = multilineString(quote: "'")
+        case "\""?: noteNUL(basicString().unicodeScalars.contains("\0"))
         case "'"?: _ = literalString()
         case "["?:
             advance()
@@ -239,20 +251,27 @@ private struct Scanner {
         return result
     }
 
-    /// """…""" or '''…''', which may span lines and end in up to two extra quotes.
-    mutating func multilineString(quote: Unicode.Scalar) {
+    /// """…""" or '''…''', which may span lines and end in up to two extra quotes. True when
+    /// it holds an escape of NUL.
+    mutating func multilineString(quote: Unicode.Scalar) -> Bool {
+        var nul = false
         for _ in 0..<3 { advance() }
         while let scalar = peek() {
             if scalar == "\\" && quote == "\"" {
+                if let escape = peek(1), "uUx".unicodeScalars.contains(escape) {
+                    let digits = escape == "U" ? 8 : escape == "u" ? 4 : 2
+                    nul = nul || (0..<digits).allSatisfy { peek(2 + $0) == "0" }
+                }
                 advance()
                 advance()
             } else if scalar == quote && peek(1) == quote && peek(2) == quote {
                 for _ in 0..<3 { advance() }
                 for _ in 0..<2 where peek() == quote { advance() }
-                return
+                return nul
             } else {
                 advance()
             }
         }
+        return nul
     }
 }

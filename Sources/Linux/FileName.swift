@@ -62,10 +62,17 @@ public enum FileName {
     }
 
     /// The names in the folder at `path` (without "." and ".."), each with its kind when readdir
-    /// tells it is a regular file or a folder (nil: ask stat). Fails with the folder's own errno: ENOTDIR for a file, EACCES for an unreadable one.
+    /// tells it is a regular file or a folder (nil: ask stat). Fails with what is wrong with the
+    /// folder: not a folder (a regular file, a character device, ...), or opendir's errno (EACCES).
     public static func list(_ path: String) throws(SystemError) -> [(name: String, kind: FileKind?)] {
         let folder = try withPath(path) { (cPath) throws(SystemError) in
-            try systemCallPointer("opendir", path: path) { opendir(cPath) }
+            do throws(SystemError) {
+                return try systemCallPointer("opendir", path: path) { opendir(cPath) }
+            } catch where error.errno == .notDirectory {
+                var info = stat()
+                guard stat(cPath, &info) == 0 else { throw error }
+                throw SystemError("opendir", path: path, reason: .notDirectory(FileKind(mode: info.st_mode)))
+            }
         }
         defer { closedir(folder) }
         var names: [(name: String, kind: FileKind?)] = []

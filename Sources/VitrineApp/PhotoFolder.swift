@@ -14,7 +14,9 @@ enum PhotoFolder {
                                     maxFileMegabytes: settings.maxFileMegabytes, logger: logger).photos
         } catch let error as PhotoError {
             // opendir's own answer: ENOTDIR for a file or a device, EACCES for a folder not readable.
-            let why = if case let .unreadable(failure) = error.reason { failure.descriptionWithoutPath } else { "\(error.reason)" }
+            let why = if case let .unreadable(failure) = error.reason {
+                failure.errno == nil ? "\(failure.reason)" : failure.descriptionWithoutPath
+            } else { "\(error.reason)" }
             throw AppError("cannot read the photo folder \(LogLine.escaped(settings.directory)) (photos.directory): \(why)")
         }
     }
