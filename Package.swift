@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
-            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "TestSupport",
+            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v5]

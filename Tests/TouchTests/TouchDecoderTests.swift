@@ -209,6 +209,28 @@ import Testing
         #expect((Self.feed(&decoder, [Self.report]).last ?? nil)?.contacts == [])
     }
 
+    /// A flood of SYN_MT_REPORTs in one frame (a broken or hostile device, a crafted recording)
+    /// keeps the first `maximumContacts`: bounded memory, and linear time (the id matching is
+    /// quadratic in the contacts kept, not in the flood). Unbounded, 20,000 contacts cost minutes.
+    @Test func aProtocolAFloodKeepsAtMostSixteenContacts() throws {
+        let device = DeviceDescription(name: "mt-a", events: [
+            EventType.syn: [EventType.syn, EventType.abs],
+            EventType.abs: [AbsCode.mtPositionX, AbsCode.mtPositionY],
+        ], axes: [AbsCode.mtPositionX: .init(minimum: 0, maximum: 1000),
+                  AbsCode.mtPositionY: .init(minimum: 0, maximum: 1000)])
+        var decoder = try Self.decoder(device)
+        let mt: (UInt16, UInt16, Int32) = (EventType.syn, SynCode.mtReport, 0)
+        for frame in 0..<3 {
+            var events: [(UInt16, UInt16, Int32)] = []
+            for contact in 0..<20_000 {
+                events += [Self.abs(AbsCode.mtPositionX, Int32(contact % 1000)),
+                           Self.abs(AbsCode.mtPositionY, Int32((contact / 1000 + frame) % 1000)), mt]
+            }
+            let published = Self.feed(&decoder, at: Double(frame), events + [Self.report]).last ?? nil
+            #expect(published?.contacts.count == TouchDecoder.maximumContacts)
+        }
+    }
+
     @Test func refusesADeviceWithoutPositionAxes() throws {
         let keyboard = DeviceDescription(name: "keyboard", events: [
             EventType.syn: [EventType.syn, EventType.key], EventType.key: [KeyCode.esc, KeyCode.back],
