@@ -112,8 +112,8 @@ import Testing
         var traces: [String] = []
         for recording in [TestPaths.recording(name), folder.file("crlf.evemu")] {
             let trace = folder.file("trace-\(traces.count).jsonl")
-            let result = try ProcessResult.run(["simulate", "--size", "640x480", "--photos", TestPaths.samplePhotos,
-                                                "--replay", recording, "--trace", trace])
+            let result = try ProcessResult.run(["simulate", "--size", "320x240", "--photos", TestPaths.samplePhotos,
+                                                "--replay", recording, "--trace", trace, "--duration", "3"])
             #expect(result.status == 0, "\(result.stderr)")
             traces.append(try String(contentsOfFile: trace, encoding: .utf8))
         }
