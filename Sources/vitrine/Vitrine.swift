@@ -15,7 +15,11 @@ struct Vitrine: ParsableCommand {
 }
 
 /// Prints an AppError as one line and exits with its status; anything else as a plain error.
+/// SIGPIPE is ignored first: a write to a pipe nobody reads (stderr to a journal stream that went
+/// away, `--trace /dev/stdout | head`) fails with EPIPE, which drops a log line or names the file,
+/// instead of killing the kiosk.
 func exitOnError(_ body: () throws -> Void) throws {
+    signal(SIGPIPE, SIG_IGN)
     do {
         try body()
     } catch let error as AppError {

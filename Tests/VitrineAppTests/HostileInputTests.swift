@@ -21,10 +21,13 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
-    /// `vitrine` through /bin/sh, so that its stderr can be /dev/full or closed.
+    /// `vitrine` through bash, so that its stderr can be /dev/full, closed, or a pipe whose reader
+    /// has gone (`broken pipe`: stdout stays the captured one, the status is vitrine's).
     static func shell(_ arguments: [String], stderr redirection: String) throws -> ProcessResult {
-        try ProcessResult.run(["-c", "exec \"$0\" \"$@\" \(redirection)", TestPaths.executable] + arguments,
-                              executable: "/bin/sh")
+        let script = redirection == "broken pipe"
+            ? "exec 3>&1; set -o pipefail; { sleep 0.3; exec \"$0\" \"$@\" 2>&1 >&3 3>&-; } | true"
+            : "exec \"$0\" \"$@\" \(redirection)"
+        return try ProcessResult.run(["-c", script, TestPaths.executable] + arguments, executable: "/bin/bash")
     }
 
     // MARK: Sizes from a file are bounded
@@ -62,7 +65,7 @@ import Testing
 
     // MARK: A write that fails never crashes
 
-    @Test(arguments: ["2>/dev/full", "2>&-"])
+    @Test(arguments: ["2>/dev/full", "2>&-", "broken pipe"])
     func aFullOrClosedStderrDropsLogLinesAndTheRunGoesOn(redirection: String) throws {
         let folder = try Self.photoFolder("stderr") { folder in
             try "not a photo".write(toFile: folder.file("02-bad.jpg"), atomically: true, encoding: .utf8)
