@@ -35,7 +35,9 @@ let package = Package(
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),
-        .target(name: "Blitter", dependencies: ["Geometry", "CLinux"]),
+        // Optimised in debug builds too: its SIMD loops unoptimised are a hundred times slower, and
+        // the tests run the real `vitrine simulate`, which draws every frame.
+        .target(name: "Blitter", dependencies: ["Geometry", "CLinux"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),

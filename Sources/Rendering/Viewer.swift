@@ -7,7 +7,7 @@ import Scene
 import Touch
 
 /// The app without its devices: the scene, the photos it shows and the renderer. `run` drives it
-/// from evdev and the DRM card, `simulate` and the headless tour from scripts and virtual time.
+/// from evdev and the DRM card, `simulate` and `demo` from scripts and virtual time.
 public final class Viewer {
     public let settings: Settings
     public let screenSize: Size

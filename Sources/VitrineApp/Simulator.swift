@@ -15,8 +15,8 @@ import Synchronization
 /// script. Every frame `run` would draw (a frame whenever something changed, none while the screen
 /// is still) is drawn into memory by the same session and renderer; each tick's frame goes to the
 /// trace, and PNG snapshots are taken at the times asked for. Decoding runs on the real worker
-/// threads; before each snapshot the simulator waits for what the frame asked for, so a snapshot
-/// shows the same pixels on a fast or a slow machine.
+/// threads; before each frame it draws the simulator waits for what the frame asked for, so the
+/// frames show the same pixels on a fast or a slow machine.
 public enum Simulator {
     public static let frameRate = 60.0
     /// Virtual time ends at most here (SPEC §6): a recording or a snapshot beyond it is an error.
@@ -71,7 +71,7 @@ public enum Simulator {
         defer { trace?.discard() }
 
         // Decodes land on worker threads; the loop passes them on at the next tick, as `run`'s
-        // eventfd does.
+        // eventfd does (a photo that a frame did not wait for: a neighbour, the next screenful).
         let decoded = Atomic<Bool>(false)
         let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger,
                             onDecoded: { decoded.store(true, ordering: .releasing) })
@@ -93,6 +93,11 @@ public enum Simulator {
             session.tick(now: t)
             if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived() }
             if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
+                // Virtual time runs faster than the decoders: each frame waits for what it asked
+                // for, so it shows the photos `run` would show (not placeholders), the same on a
+                // fast or a slow machine, and the renderer is timed drawing them.
+                viewer.store.waitUntilSettled()
+                decoded.store(false, ordering: .releasing)
                 let start = MonotonicClock.now()
                 viewer.draw(drawn, into: &canvas)
                 outcome.statistics.record(composeTime: MonotonicClock.now() - start,
