@@ -29,8 +29,10 @@ Verdict (any failure: exit status 1, with what failed):
   crash;
 - no gap between two WATCHDOG=1 pings reaches WATCHDOG_USEC (2 s: where systemd would kill it);
 - memory flat: the samples after the warm-up (the first sixth of the run, at least 10 s) are cut
-  into thirds; the last third's largest RSS is at most RSS_BOUND_MB (8 MB: two full-screen
-  1280x800 photos) above the first third's largest;
+  into thirds; the last third's median RSS and its smallest are each at most RSS_BOUND_MB (8 MB:
+  two full-screen 1280x800 photos) above the first third's (a leak raises every sample; the
+  largest are reported but not judged: a sample may catch a decode's buffers, ~53 MB for a moment
+  for the 13 MP progressive sample photo);
 - descriptors flat: every sample after the warm-up within +-2 of the first one after it (two decode
   workers may each hold a photo open);
 - every unplug, plug, reload and gesture was seen: vitrine logged each disconnect, reconnect and
@@ -46,6 +48,7 @@ from __future__ import annotations
 import argparse
 import random
 import shlex
+import statistics
 import sys
 import tempfile
 import time
@@ -94,6 +97,7 @@ class SoakResult:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     stop_seconds: float = 0.0
+    vitrine_log: str = ""
 
     @property
     def max_gap(self) -> float:
@@ -330,7 +334,7 @@ class Soak:
             code = self.run_guest("cat /tmp/bg/vitrine.rc 2>/dev/null || echo none").strip()
             if code != "0":
                 problems.append(f"vitrine exited {code} on SIGTERM (not 0 within 5 s)")
-        log = machine.log_of("vitrine")
+        log = result.vitrine_log = machine.log_of("vitrine")
         lines = log.splitlines()
         errors = [line for line in lines if "[error]" in line or "[critical]" in line
                   or "Fatal error" in line or "Crash" in line]
@@ -370,27 +374,35 @@ class Soak:
 
 
 def flatness(samples: list[Sample], minutes: float, notes: list[str]) -> list[str]:
-    """RSS and descriptors after the warm-up (the first sixth, at least 10 s): the last third's
-    largest RSS at most RSS_BOUND_MB above the first third's; every fd count within FD_TOLERANCE
-    of the first after the warm-up."""
+    """RSS and descriptors after the warm-up (the first sixth, at least 10 s), cut into thirds.
+
+    A leak adds to every sample, so it is judged on what single moments do not move: the last
+    third's median and minimum RSS each at most RSS_BOUND_MB above the first third's. The maxima
+    are reported, not judged: a sample taken while a photo decodes catches its buffers (a 13 MP
+    progressive JPEG, 03-dragonfly.jpg, holds libjpeg's whole-image coefficient buffer: ~53 MB for
+    a moment, as `djpeg -scale 1/2` shows on the host), so which third holds the largest depends
+    on when that photo was decoded. Every fd count within FD_TOLERANCE of the first after the
+    warm-up."""
     warm_up = max(10.0, minutes * 60 / 6)
     steady = [sample for sample in samples if sample.seconds >= warm_up - 0.5]
     if len(steady) < 3:
         return [f"only {len(steady)} samples after the {warm_up:.0f} s warm-up"]
-    third = len(steady) / 3
-    first = steady[:max(1, round(third))]
-    last = steady[len(steady) - max(1, round(third)):]
-    first_max = max(sample.rss_kb for sample in first) / 1024
-    last_max = max(sample.rss_kb for sample in last) / 1024
+    size = max(1, round(len(steady) / 3))
+    first = [sample.rss_kb / 1024 for sample in steady[:size]]
+    last = [sample.rss_kb / 1024 for sample in steady[-size:]]
     baseline = steady[0].fds
-    notes.append(f"warm-up {warm_up:.0f} s; RSS: first third's max {first_max:.1f} MB, last third's max "
-                 f"{last_max:.1f} MB (growth {last_max - first_max:+.1f} MB, bound +{RSS_BOUND_MB:g} MB); "
-                 f"fds: baseline {baseline}, after the warm-up {min(s.fds for s in steady)}-{max(s.fds for s in steady)} "
-                 f"(bound +-{FD_TOLERANCE})")
+    figures = {"median": (statistics.median(first), statistics.median(last)),
+               "minimum": (min(first), min(last))}
+    notes.append(f"warm-up {warm_up:.0f} s, then thirds of {size} samples; RSS first -> last third: "
+                 + ", ".join(f"{name} {a:.1f} -> {b:.1f} MB ({b - a:+.1f})" for name, (a, b) in figures.items())
+                 + f" (bound +{RSS_BOUND_MB:g} MB); maximum {max(first):.1f} -> {max(last):.1f} MB (not judged)")
+    notes.append(f"fds: baseline {baseline}, after the warm-up {min(s.fds for s in steady)}-"
+                 f"{max(s.fds for s in steady)} (bound +-{FD_TOLERANCE})")
     problems = []
-    if last_max - first_max > RSS_BOUND_MB:
-        problems.append(f"RSS grew: the last third's max {last_max:.1f} MB is {last_max - first_max:.1f} MB above "
-                        f"the first third's {first_max:.1f} MB (bound {RSS_BOUND_MB:g} MB)")
+    for name, (a, b) in figures.items():
+        if b - a > RSS_BOUND_MB:
+            problems.append(f"RSS grew: the last third's {name} {b:.1f} MB is {b - a:.1f} MB above the first "
+                            f"third's {a:.1f} MB (bound {RSS_BOUND_MB:g} MB)")
     outside = [sample for sample in steady if abs(sample.fds - baseline) > FD_TOLERANCE]
     if outside:
         problems.append(f"open descriptors left {baseline}+-{FD_TOLERANCE}: "
@@ -426,7 +438,10 @@ def main() -> int:
             result = Soak(machine, options.minutes, options.seed, options.sample_every).run()
         finally:
             machine.close()
+    kept = Path(tempfile.gettempdir()) / f"vitrine-soak-{result.seed}.log"
+    kept.write_text(result.vitrine_log)
     print(result.report())
+    print(f"vitrine's log: {kept}")
     return 1 if result.problems else 0
 
 
