@@ -28,7 +28,7 @@ Verdict (any failure: exit status 1, with what failed):
 - vitrine is alive at the end and exits 0 within 5 s of SIGTERM; its log has no "[error]" and no
   crash;
 - no gap between two WATCHDOG=1 pings reaches WATCHDOG_USEC (2 s: where systemd would kill it);
-- memory flat: the samples after the warm-up (the first sixth of the run, at least 10 s) are cut
+- memory flat: the samples after the warm-up (the first sixth of the run, at least 20 s) are cut
   into thirds; the last third's median RSS and its smallest are each at most RSS_BOUND_MB (8 MB:
   two full-screen 1280x800 photos) above the first third's (a leak raises every sample; the
   largest are reported but not judged: a sample may catch a decode's buffers, ~53 MB for a moment
@@ -374,7 +374,7 @@ class Soak:
 
 
 def flatness(samples: list[Sample], minutes: float, notes: list[str]) -> list[str]:
-    """RSS and descriptors after the warm-up (the first sixth, at least 10 s), cut into thirds.
+    """RSS and descriptors after the warm-up (the first sixth, at least 20 s), cut into thirds.
 
     A leak adds to every sample, so it is judged on what single moments do not move: the last
     third's median and minimum RSS each at most RSS_BOUND_MB above the first third's. The maxima
@@ -383,7 +383,7 @@ def flatness(samples: list[Sample], minutes: float, notes: list[str]) -> list[st
     a moment, as `djpeg -scale 1/2` shows on the host), so which third holds the largest depends
     on when that photo was decoded. Every fd count within FD_TOLERANCE of the first after the
     warm-up."""
-    warm_up = max(10.0, minutes * 60 / 6)
+    warm_up = max(20.0, minutes * 60 / 6)
     steady = [sample for sample in samples if sample.seconds >= warm_up - 0.5]
     if len(steady) < 3:
         return [f"only {len(steady)} samples after the {warm_up:.0f} s warm-up"]
