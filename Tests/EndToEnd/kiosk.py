@@ -214,6 +214,8 @@ class KioskTestCase(unittest.TestCase):
     # Modules in the guest but not loaded at boot (the test loads them).
     deferred_modules: list[str] = []
     base_config = config()
+    # More files for the guest (guest path -> host path or bytes).
+    extra_files: dict[str, str | Path | bytes] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -227,6 +229,7 @@ class KioskTestCase(unittest.TestCase):
         files: dict[str, str | Path | bytes] = {f"/photos/{name}": SAMPLES / name for name in PHOTOS}
         files["/spare/" + EXTRA_PHOTO] = SAMPLES / EXTRA_PHOTO
         files["/etc/vitrine.toml"] = cls.base_config.encode()
+        files.update(cls.extra_files)
         initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
                                        binaries={"/bin/vitrine": binary, **tools}, files=files,
                                        deferred=cls.deferred_modules)

@@ -10,6 +10,9 @@
  *
  *     tap X Y                    down, 40 ms, up
  *     drag X0 Y0 X1 Y1 MS        down, move in 10 ms steps over MS ms, lift at once (still moving)
+ *     pinch CX CY R0 R1 MS       two fingers (slots 0 and 1) on a horizontal line through CX CY,
+ *                                R0 px either side of it, spread (or closed) to R1 in 10 ms steps
+ *                                over MS ms, both lifted at once
  *     down X Y | move X Y | up   one frame each
  *     sleep MS
  *     quit
@@ -78,6 +81,37 @@ static void up(void) {
     emit(EV_KEY, BTN_TOOL_FINGER, 0);
     emit(EV_SYN, SYN_REPORT, 0);
 }
+
+/* Two fingers: slot 0 at (x0, y0), slot 1 at (x1, y1); a new contact in each when `starting`. */
+static void two(int x0, int y0, int x1, int y1, int starting) {
+    emit(EV_ABS, ABS_MT_SLOT, 0);
+    if (starting) emit(EV_ABS, ABS_MT_TRACKING_ID, tracking_id++);
+    emit(EV_ABS, ABS_MT_POSITION_X, x0);
+    emit(EV_ABS, ABS_MT_POSITION_Y, y0);
+    emit(EV_ABS, ABS_MT_SLOT, 1);
+    if (starting) emit(EV_ABS, ABS_MT_TRACKING_ID, tracking_id++);
+    emit(EV_ABS, ABS_MT_POSITION_X, x1);
+    emit(EV_ABS, ABS_MT_POSITION_Y, y1);
+    if (starting) {
+        emit(EV_KEY, BTN_TOUCH, 1);
+        emit(EV_KEY, BTN_TOOL_FINGER, 1);
+    }
+    emit(EV_ABS, ABS_X, x0);
+    emit(EV_ABS, ABS_Y, y0);
+    emit(EV_SYN, SYN_REPORT, 0);
+}
+
+static void two_up(void) {
+    emit(EV_ABS, ABS_MT_SLOT, 0);
+    emit(EV_ABS, ABS_MT_TRACKING_ID, -1);
+    emit(EV_ABS, ABS_MT_SLOT, 1);
+    emit(EV_ABS, ABS_MT_TRACKING_ID, -1);
+    emit(EV_KEY, BTN_TOUCH, 0);
+    emit(EV_KEY, BTN_TOOL_FINGER, 0);
+    emit(EV_SYN, SYN_REPORT, 0);
+}
+
+static int clamp(int value, int maximum) { return value < 0 ? 0 : value > maximum ? maximum : value; }
 
 static void abs_axis(int code, int maximum) {
     struct uinput_abs_setup setup;
@@ -155,7 +189,7 @@ int main(int argc, char **argv) {
     int count = 0;
     while (fgets(line, sizeof line, commands)) {
         line[strcspn(line, "\n")] = 0;
-        int x0, y0, x1, y1, ms;
+        int x0, y0, x1, y1, ms, cx, cy, r0, r1;
         if (sscanf(line, "tap %d %d", &x0, &y0) == 2) {
             down(x0, y0);
             sleep_ms(40);
@@ -168,6 +202,15 @@ int main(int argc, char **argv) {
                 move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps);
             }
             up();
+        } else if (sscanf(line, "pinch %d %d %d %d %d", &cx, &cy, &r0, &r1, &ms) == 5) {
+            int steps = ms / 10 > 0 ? ms / 10 : 1;
+            two(clamp(cx - r0, width - 1), cy, clamp(cx + r0, width - 1), cy, 1);
+            for (int i = 1; i <= steps; i++) {
+                sleep_ms(10);
+                int r = r0 + (r1 - r0) * i / steps;
+                two(clamp(cx - r, width - 1), cy, clamp(cx + r, width - 1), cy, 0);
+            }
+            two_up();
         } else if (sscanf(line, "down %d %d", &x0, &y0) == 2) {
             down(x0, y0);
         } else if (sscanf(line, "move %d %d", &x0, &y0) == 2) {
