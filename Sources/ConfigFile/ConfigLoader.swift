@@ -35,6 +35,14 @@ public enum ConfigLoader {
             let line = text[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             throw ConfigError(path: path, problems: [.init(kind: .syntax, line: line, message: "NUL character")])
         }
+        // toml++ walks nested tables recursively: a dotted key of many thousands of parts (valid
+        // TOML) overflows the stack. No key of Vitrine's is that deep; refuse before parsing.
+        let sourceMap = SourceMap(text)
+        if let deepest = sourceMap.deepestKey, deepest.depth > SourceMap.maximumKeyDepth {
+            throw ConfigError(path: path, problems: [.init(
+                kind: .syntax, line: deepest.position.line, column: deepest.position.column,
+                message: "a key nested \(deepest.depth) levels deep; at most \(SourceMap.maximumKeyDepth) are allowed")])
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
@@ -47,7 +55,7 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(path: path, problems: [.init(kind: .syntax, message: "\(error)")])
         }
-        var reader = Reader(sourceMap: SourceMap(text))
+        var reader = Reader(sourceMap: sourceMap)
         let settings = reader.read(root)
         guard reader.problems.isEmpty else {
             let sorted = reader.problems.sorted {

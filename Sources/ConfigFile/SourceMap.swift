@@ -13,6 +13,10 @@ struct SourceMap {
     }
 
     private var positions: [[String]: Position] = [:]
+    /// The key path with the most parts (table, dotted key, inline tables), inside arrays too. The
+    /// map is made before toml++ parses the text, which must not see a path much deeper than
+    /// `maximumKeyDepth`: the reading stops at the first.
+    private(set) var deepestKey: (depth: Int, position: Position)?
 
     init(_ text: String) {
         // A byte order mark is allowed before the first line, and takes no column.
@@ -20,7 +24,19 @@ struct SourceMap {
         var scanner = Scanner(Array(scalars.first == "\u{FEFF}" ? scalars.dropFirst() : scalars[...]))
         scanner.document()
         positions = scanner.positions
+        deepestKey = scanner.deepestKey
     }
+
+    /// Errors name tables and their keys (`[grid]`, `grid.columns`), at most a level below: deeper
+    /// paths are not recorded, so that a dotted key of thousands of parts costs no more than its
+    /// text (recording every prefix of it took memory quadratic in its length).
+    static let maximumDepth = 3
+
+    /// Parts of a key path the loader accepts: far more than any setting has (two), far fewer than
+    /// would exhaust toml++'s recursion over nested tables.
+    static let maximumKeyDepth = 32
+    /// Arrays and inline tables within each other: toml++ refuses more than 256.
+    static let maximumNesting = 300
 
     func position(of path: [String]) -> Position? {
         positions[path]
@@ -35,6 +51,8 @@ private struct Scanner {
     var line = 1
     var column = 1
     var positions: [[String]: Position] = [:]
+    var deepestKey: (depth: Int, position: Position)?
+    var nesting = 0
 
     typealias Position = SourceMap.Position
 
@@ -68,9 +86,15 @@ private struct Scanner {
 
     /// Records `prefix + key[..<n]` for every n, as a dotted key defines every table on its way.
     mutating func record(key: [String], under prefix: [String], at position: Position) {
-        for count in key.indices {
+        noteDepth(prefix.count + key.count, at: position)
+        for count in key.indices.prefix(max(0, SourceMap.maximumDepth - prefix.count)) {
             record(prefix + key[...count], at: position)
         }
+    }
+
+    mutating func noteDepth(_ depth: Int, at position: Position) {
+        if depth > deepestKey?.depth ?? 0 { deepestKey = (depth, position) }
+        if depth > SourceMap.maximumKeyDepth { index = text.count }  // refused anyway
     }
 
     // MARK: Structure
@@ -102,6 +126,8 @@ private struct Scanner {
         let key = keyPath()
         if let prefix {
             record(key: key, under: prefix, at: position)
+        } else {
+            noteDepth(key.count, at: position)
         }
         skipBlank(newlines: false)
         if peek() == "=" { advance() }
@@ -138,6 +164,9 @@ private struct Scanner {
         case "\""?: _ = basicString()
         case "'"?: _ = literalString()
         case "["?:
+            guard nesting < SourceMap.maximumNesting else { index = text.count; return }  // toml++ refuses it
+            nesting += 1
+            defer { nesting -= 1 }
             advance()
             while true {
                 skipBlank(newlines: true)
@@ -149,6 +178,9 @@ private struct Scanner {
                 if index == start { advance() }
             }
         case "{"?:
+            guard nesting < SourceMap.maximumNesting else { index = text.count; return }
+            nesting += 1
+            defer { nesting -= 1 }
             advance()
             while true {
                 skipBlank(newlines: true)

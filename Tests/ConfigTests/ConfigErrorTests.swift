@@ -253,4 +253,19 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(found.kind == .syntax)
         #expect(found.line == 2)
     }
+
+    /// A dotted key of thousands of parts is valid TOML, but toml++ walks the nested tables it makes
+    /// recursively and overflowed the stack (found by the config fuzz target).
+    @Test func keyNestedTooDeepIsRefusedBeforeParsing() throws {
+        let found = try problem("[grid]\ncolumns = 4\n" + Array(repeating: "a", count: 30_000).joined(separator: ".") + " = 1\n")
+        #expect(found.kind == .syntax)
+        #expect(found.line == 3)
+        #expect(found.column == 1)
+        #expect(found.message == "a key nested 30001 levels deep; at most 32 are allowed")
+    }
+
+    @Test func keyAsDeepAsAllowedIsAnUnknownTable() throws {
+        let found = try problem(Array(repeating: "a", count: 32).joined(separator: ".") + " = 1\n")
+        #expect(found.kind == .unknownTable)
+    }
 }
