@@ -17,6 +17,11 @@ struct SourceMap {
     /// map is made before toml++ parses the text, which must not see a path much deeper than
     /// `maximumKeyDepth`: the reading stops at the first.
     private(set) var deepestKey: (depth: Int, position: Position)?
+    /// The first place where toml++ 3.4 asserts (aborting the process) instead of reporting an
+    /// error, and what is wrong there: a table header whose key begins with anything but a bare
+    /// key character, a quote or `]` (`[é]`, `[[[`, a `[` at the end of a line), or a `}` where an
+    /// array expects a value (`[}`, `[1, }`).
+    private(set) var crashingSyntax: (position: Position, message: String)?
 
     init(_ text: String) {
         // A byte order mark is allowed before the first line, and takes no column.
@@ -25,6 +30,7 @@ struct SourceMap {
         scanner.document()
         positions = scanner.positions
         deepestKey = scanner.deepestKey
+        crashingSyntax = scanner.crashingSyntax
     }
 
     /// Errors name tables and their keys (`[grid]`, `grid.columns`), at most a level below: deeper
@@ -52,6 +58,7 @@ private struct Scanner {
     var column = 1
     var positions: [[String]: Position] = [:]
     var deepestKey: (depth: Int, position: Position)?
+    var crashingSyntax: (position: Position, message: String)?
     var nesting = 0
 
     typealias Position = SourceMap.Position
@@ -97,6 +104,20 @@ private struct Scanner {
         if depth > SourceMap.maximumKeyDepth { index = text.count }  // refused anyway
     }
 
+    mutating func checkTableHeaderKey(afterSecondBracket: Bool) {
+        var ahead = 0
+        while peek(ahead) == " " || peek(ahead) == "\t" { ahead += 1 }
+        guard let scalar = peek(ahead) else { return }
+        if scalar == "]" || scalar == "\"" || scalar == "'" || isBareKeyScalar(scalar) { return }
+        if scalar == "[", ahead > 0, !afterSecondBracket { return }  // "[ [": toml++ reports it
+        noteCrashingSyntax(at: Position(line: line, column: column + ahead),
+                           "a table header must begin with a key (letters, digits, `_`, `-`, or quoted)")
+    }
+
+    mutating func noteCrashingSyntax(at position: Position, _ message: String) {
+        if crashingSyntax == nil { crashingSyntax = (position, message) }
+    }
+
     // MARK: Structure
 
     mutating func document() {
@@ -108,7 +129,9 @@ private struct Scanner {
             if scalar == "[" {
                 let position = here
                 advance()
-                if peek() == "[" { advance() }
+                let arrayOfTables = peek() == "["
+                if arrayOfTables { advance() }
+                checkTableHeaderKey(afterSecondBracket: arrayOfTables)
                 let key = keyPath()
                 record(key: key, under: [], at: position)
                 table = key
@@ -174,6 +197,7 @@ private struct Scanner {
                 let start = index
                 if scalar == "]" { advance(); return }
                 if scalar == "," { advance(); continue }
+                if scalar == "}" { noteCrashingSyntax(at: here, "`}` where an array expects a value or `]`") }
                 value(path: nil)
                 if index == start { advance() }
             }

@@ -268,4 +268,35 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         let found = try problem(Array(repeating: "a", count: 32).joined(separator: ".") + " = 1\n")
         #expect(found.kind == .unknownTable)
     }
+
+    /// toml++ 3.4 asserts, aborting the process, on a table header that does not begin with a key
+    /// (found by the config fuzz target: `vitrine check-config` exited with SIGABRT).
+    @Test(arguments: ["[[[\n", "[grid]\ncolumns = 4\n\n[écran]\n", "[[a]]\n[[\n", "[ =]\r\n", "[.grid]\n", "[[ [a]]\n"])
+    func tableHeaderNotBeginningWithAKeyIsASyntaxError(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .syntax)
+        #expect(found.message == "invalid TOML: a table header must begin with a key (letters, digits, `_`, `-`, or quoted)")
+    }
+
+    /// toml++ 3.4 asserts on a `}` where an array expects a value (found by the config fuzz target).
+    @Test(arguments: ["x = [}\n", "[grid]\nspacing = [1, }\n", "x = [ # c\n}\n", "x = {a = [}]}\n"])
+    func closingBraceInAnArrayIsASyntaxError(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .syntax)
+        #expect(found.message == "invalid TOML: `}` where an array expects a value or `]`")
+    }
+
+    @Test func tableHeaderPositionIsTheOffendingCharacter() throws {
+        let found = try problem("[grid]\ncolumns = 4\n[[  é]]\n")
+        #expect(found.line == 3)
+        #expect(found.column == 5)
+    }
+
+    /// Headers toml++ refuses by itself keep its message.
+    @Test(arguments: ["[ [a]]\n", "[]\n", "[a b]\n"])
+    func otherBadHeadersKeepTOMLKitsMessage(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .syntax)
+        #expect(found.message.hasPrefix("invalid TOML: error while parsing"), "\(found.message)")
+    }
 }
