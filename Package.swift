@@ -35,7 +35,9 @@ let package = Package(
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),
-        .target(name: "Blitter", dependencies: ["Geometry", "CLinux"]),
+        // Optimised in debug builds too: its SIMD loops unoptimised are a hundred times slower, and
+        // the tests run the real `vitrine simulate`, which draws every frame.
+        .target(name: "Blitter", dependencies: ["Geometry", "CLinux"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
@@ -82,7 +84,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .executableTarget(name: "vitrine", dependencies: [
-            "VitrineApp", "ConfigFile",
+            "VitrineApp", "ConfigFile", "Linux",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -131,7 +133,7 @@ let package = Package(
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
-            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "TestSupport",
+            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v5]

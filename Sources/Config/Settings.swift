@@ -57,6 +57,8 @@ public struct Settings: Equatable, Sendable {
         public var directory = "/srv/vitrine/photos"
         public var sort = Sort.name
         public var maxMegapixels = 100.0
+        /// Photo files larger than this are skipped, read or not (SPEC §4).
+        public var maxFileMegabytes = 200
         public var watch = true
         public init() {}
     }

@@ -62,6 +62,10 @@ public enum ConfigLoader {
         }
         var reader = Reader(sourceMap: sourceMap)
         let settings = reader.read(root)
+        for key in sourceMap.keysWithNUL {
+            let name = key.joined(separator: ".")
+            reader.report(.badFormat, key, "`\(name)` contains a NUL character (\\u0000), which no path or name can hold")
+        }
         guard reader.problems.isEmpty else {
             let sorted = reader.problems.sorted {
                 ($0.line ?? 0, $0.column ?? 0, $0.key ?? "") < ($1.line ?? 0, $1.column ?? 0, $1.key ?? "")

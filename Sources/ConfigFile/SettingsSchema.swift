@@ -43,6 +43,7 @@ enum SettingsSchema {
             .text("directory", \.photos.directory, expected: "a directory path", isValid: { !$0.isEmpty }),
             .choice("sort", \.photos.sort),
             .number("max_megapixels", \.photos.maxMegapixels, in: 1...1000, unit: " MP"),
+            .integer("max_file_megabytes", \.photos.maxFileMegabytes, in: 1...4096, unit: " MB"),
             .boolean("watch", \.photos.watch),
         ]),
         SettingTable(name: "grid", keys: [

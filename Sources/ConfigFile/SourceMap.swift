@@ -22,6 +22,9 @@ struct SourceMap {
     /// key character, a quote or `]` (`[é]`, `[[[`, a `[` at the end of a line), or a `}` where an
     /// array expects a value (`[}`, `[1, }`).
     private(set) var crashingSyntax: (position: Position, message: String)?
+    /// The keys whose string value holds a NUL (a `\u0000` escape), in file order: TOMLKit hands
+    /// strings over as C strings, which would silently end at it.
+    private(set) var keysWithNUL: [[String]] = []
 
     init(_ text: String) {
         // A byte order mark is allowed before the first line, and takes no column.
@@ -31,6 +34,7 @@ struct SourceMap {
         positions = scanner.positions
         deepestKey = scanner.deepestKey
         crashingSyntax = scanner.crashingSyntax
+        keysWithNUL = scanner.keysWithNUL
     }
 
     /// Errors name tables and their keys (`[grid]`, `grid.columns`), at most a level below: deeper
@@ -60,6 +64,9 @@ private struct Scanner {
     var deepestKey: (depth: Int, position: Position)?
     var crashingSyntax: (position: Position, message: String)?
     var nesting = 0
+    var keysWithNUL: [[String]] = []
+    /// The key whose value is being read (an array's elements count as its key's).
+    private var valueKey: [String]?
 
     typealias Position = SourceMap.Position
 
@@ -155,7 +162,12 @@ private struct Scanner {
         skipBlank(newlines: false)
         if peek() == "=" { advance() }
         skipBlank(newlines: false)
+        if let prefix { valueKey = prefix + key }
         value(path: prefix.map { $0 + key })
+    }
+
+    private mutating func noteNUL(_ found: Bool) {
+        if found, let valueKey, keysWithNUL.last != valueKey { keysWithNUL.append(valueKey) }
     }
 
     mutating func keyPath() -> [String] {
@@ -182,9 +194,9 @@ private struct Scanner {
 
     mutating func value(path: [String]?) {
         switch peek() {
-        case "\""? where peek(1) == "\"" && peek(2) == "\"": multilineString(quote: "\"")
-        case "'"? where peek(1) == "'" && peek(2) == "'": multilineString(quote: "'")
-        case "\""?: _ = basicString()
+        case "\""? where peek(1) == "\"" && peek(2) == "\"": noteNUL(multilineString(quote: "\""))
+        case "'"? where peek(1) == "'" && peek(2) == "'": _ = multilineString(quote: "'")
+        case "\""?: noteNUL(basicString().unicodeScalars.contains("\0"))
         case "'"?: _ = literalString()
         case "["?:
             guard nesting < SourceMap.maximumNesting else { index = text.count; return }  // toml++ refuses it
@@ -295,20 +307,27 @@ private struct Scanner {
         return result
     }
 
-    /// """…""" or '''…''', which may span lines and end in up to two extra quotes.
-    mutating func multilineString(quote: Unicode.Scalar) {
+    /// """…""" or '''…''', which may span lines and end in up to two extra quotes. True when
+    /// it holds an escape of NUL.
+    mutating func multilineString(quote: Unicode.Scalar) -> Bool {
+        var nul = false
         for _ in 0..<3 { advance() }
         while let scalar = peek() {
             if scalar == "\\" && quote == "\"" {
+                if let escape = peek(1), "uUx".unicodeScalars.contains(escape) {
+                    let digits = escape == "U" ? 8 : escape == "u" ? 4 : 2
+                    nul = nul || (0..<digits).allSatisfy { peek(2 + $0) == "0" }
+                }
                 advance()
                 advance()
             } else if scalar == quote && peek(1) == quote && peek(2) == quote {
                 for _ in 0..<3 { advance() }
                 for _ in 0..<2 where peek() == quote { advance() }
-                return
+                return nul
             } else {
                 advance()
             }
         }
+        return nul
     }
 }

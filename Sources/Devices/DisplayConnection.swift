@@ -118,7 +118,12 @@ extension DRMError {
         case .noDevices, .noConnectedCard, .connectorDisconnected:
             return true
         case let .system(error):
-            return error.call == "open" && error.errno == .noSuchFileOrDirectory
+            // The node not there yet, or there before its driver has finished probing.
+            guard error.call == "open" else { return false }
+            switch error.errno {
+            case .noSuchFileOrDirectory?, .operationNotSupportedByDevice?, .noSuchAddressOrDevice?: return true
+            default: return false
+            }
         default:
             return false
         }

@@ -64,7 +64,7 @@ public final class Inotify {
                     let cookie = raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
                     let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     let nameBytes = raw[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
-                    events.append(Event(watch: wd, mask: mask, cookie: cookie, name: String(decoding: nameBytes, as: UTF8.self)))
+                    events.append(Event(watch: wd, mask: mask, cookie: cookie, name: FileName.string(nameBytes)))
                     offset += header + length
                 }
             }

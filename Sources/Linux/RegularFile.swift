@@ -18,9 +18,11 @@ public final class RegularFile {
 
     public init(path: String) throws(SystemError) {
         var info = stat()
-        try systemCall("stat", path: path) { stat(path, &info) }
-        try Self.requireRegular(info, path: path)
-        let fd = try systemCall("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        let fd = try FileName.withPath(path) { (cPath) throws(SystemError) in
+            try systemCall("stat", path: path) { stat(cPath, &info) }
+            try Self.requireRegular(info, path: path)
+            return try systemCall("open", path: path) { open(cPath, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
         let descriptor = OwnedDescriptor(rawValue: fd, name: path)
         do throws(SystemError) {
             try systemCall("fstat", path: path) { fstat(fd, &info) }

@@ -10,6 +10,8 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         case errno(Errno)
         /// A file that had to be a regular file (a photo, the config, a thumbnail, a recording).
         case notRegularFile(FileKind)
+        /// A path that had to be a folder (the photo folder) and is a file, a device, ...
+        case notDirectory(FileKind)
         /// A file read whole that is larger than the reader allows (`size` as far as it is known).
         case tooLarge(size: Int, limit: Int)
 
@@ -19,6 +21,8 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
                 return "\(code) (\(SystemError.name(of: code)))"
             case .notRegularFile(let kind):
                 return "not a regular file (\(kind))"
+            case .notDirectory(let kind):
+                return "not a folder (\(kind))"
             case .tooLarge(let size, let limit):
                 return "file too large: \(size) bytes (\(megabytes(size))), the limit is \(limit) bytes (\(megabytes(limit)))"
             }
@@ -49,7 +53,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// "open /srv/photos/a.jpg: Permission denied (EACCES)".
     public var description: String {
-        path.map { "\(call) \($0): \(reason)" } ?? descriptionWithoutPath
+        path.map { "\(call) \(LogLine.escaped($0)): \(reason)" } ?? descriptionWithoutPath
     }
 
     /// "open: Permission denied (EACCES)", for messages that name the file already.

@@ -31,9 +31,9 @@ public final class DecodeQueue: @unchecked Sendable {
     /// The queue for real photos: each worker owns a `JPEGDecoder`.
     public convenience init(cache: ImageCache, diskCache: ThumbnailDiskCache? = nil, workers: Int = 2,
                             capacity: Int = 256, maxMegapixels: Double = 100,
-                            logger: Logger, completion: @escaping Completion) {
+                            maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, logger: Logger, completion: @escaping Completion) {
         self.init(cache: cache, diskCache: diskCache, workers: workers, capacity: capacity, logger: logger, makeDecoder: {
-            let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels)
+            let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes)
             return { key in
                 let image = try decoder.decode(path: key.path, to: key.size)
                 return (image.bitmap, image.warning)
@@ -292,14 +292,14 @@ extension DecodeQueue {
                     outcome = .success(image.entry)
                     locked {
                         if let warning = image.warning, warned.insert(key.path).inserted {
-                            logLine = "Photo \(key.path) is damaged, showing what could be decoded: \(warning)"
+                            logLine = "Photo \(LogLine.escaped(key.path)) is damaged, showing what could be decoded: \(warning)"
                         }
                     }
                 case let .failure(error):
                     cache.release(reservation)
                     outcome = .failure(error)
                     locked {
-                        if failures[key.path] == nil { logLine = "Skipping photo \(error.path): \(error.reason)" }
+                        if failures[key.path] == nil { logLine = "Skipping photo \(LogLine.escaped(error.path)): \(error.reason)" }
                         failures[key.path] = error
                         // Other sizes of the same file would fail the same way.
                         pending.removeAll { $0.path == key.path }

@@ -15,11 +15,12 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
 
     /// The smallest size of this aspect ratio that covers `box` (aspect-fill, as a grid cell shows
     /// its thumbnail): one side equals the box, the other is at least as long.
+    /// Unbounded (a strip's fill is enormous): decode targets come from `decodeTarget`.
     public func filling(_ box: ImageSize) -> ImageSize {
         guard !isEmpty, !box.isEmpty else { return ImageSize(width: max(1, box.width), height: max(1, box.height)) }
         let scale = max(Double(box.width) / Double(width), Double(box.height) / Double(height))
-        return ImageSize(width: max(box.width, Int((Double(width) * scale).rounded())),
-                         height: max(box.height, Int((Double(height) * scale).rounded())))
+        return ImageSize(width: max(box.width, Self.clamped(Double(width) * scale)),
+                         height: max(box.height, Self.clamped(Double(height) * scale)))
     }
 
     /// The largest size of this aspect ratio that fits in `box` (aspect-fit, as the pager shows a
@@ -27,8 +28,42 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
     public func fitting(in box: ImageSize) -> ImageSize {
         guard !isEmpty, !box.isEmpty else { return ImageSize(width: max(1, box.width), height: max(1, box.height)) }
         let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
-        return ImageSize(width: max(1, min(box.width, Int((Double(width) * scale).rounded()))),
-                         height: max(1, min(box.height, Int((Double(height) * scale).rounded()))))
+        return ImageSize(width: max(1, min(box.width, Self.clamped(Double(width) * scale))),
+                         height: max(1, min(box.height, Self.clamped(Double(height) * scale))))
+    }
+
+    /// A length rounded to whole pixels that cannot trap however large it is.
+    private static func clamped(_ length: Double) -> Int {
+        Int(min(length.rounded(), Double(Int32.max)))
+    }
+
+    /// What a decoded image is for, and so how large it may be (SPEC §4).
+    public enum Use: Sendable {
+        /// A grid cell's thumbnail: aspect-fill of the cell, at most twice the cell's side either way.
+        case thumbnail(cellSide: Int)
+        /// The pager's full-screen image: aspect-fit of the screen, at most the screen at `maxZoom`.
+        case screen(ImageSize, maxZoom: Double)
+    }
+
+    /// The one computation of a decode target from a photo's size (which comes from its file):
+    /// the size its use shows it at, bounded before anything is allocated. Whatever the aspect
+    /// ratio, the target stays within the bound and keeps the photo's shape, so a 65500x1 strip is
+    /// a thin line (a thumbnail of 640x1), never the 20960000x320 that filling a cell would ask
+    /// for. Every side is at least 1.
+    public func decodeTarget(_ use: Use) -> ImageSize {
+        let wanted: ImageSize, limit: ImageSize
+        switch use {
+        case let .thumbnail(side):
+            let cell = ImageSize(width: max(1, side), height: max(1, side))
+            wanted = filling(cell)
+            limit = ImageSize(width: 2 * cell.width, height: 2 * cell.height)
+        case let .screen(screen, maxZoom):
+            wanted = fitting(in: screen)
+            let zoom = maxZoom.isFinite ? min(max(1, maxZoom), 16) : 1
+            limit = ImageSize(width: max(1, Int(Double(screen.width) * zoom)), height: max(1, Int(Double(screen.height) * zoom)))
+        }
+        guard wanted.width > limit.width || wanted.height > limit.height else { return wanted }
+        return wanted.fitting(in: limit)
     }
 
     public var description: String { "\(width)x\(height)" }

@@ -10,6 +10,10 @@ import CTurboJPEG
 /// smallest TurboJPEG factor that covers the target, so a 12 MP photo is never held at full size.
 public final class JPEGDecoder {
     public let maxMegapixels: Double
+    /// SPEC §4's default for photos.max_file_megabytes.
+    public static let defaultMaxFileMegabytes = 200
+    /// photos.max_file_megabytes: a larger file is refused when it is opened, before it is read.
+    public let maxFileMegabytes: Int
     private let handle: tjhandle
     private let scalingFactors: [ScalingFactor]
 
@@ -23,12 +27,13 @@ public final class JPEGDecoder {
         public var description: String { "\(call) failed: \(message)" }
     }
 
-    public init(maxMegapixels: Double = 100) throws {
+    public init(maxMegapixels: Double = 100, maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes) throws {
         guard let handle = tjInitDecompress() else {
             throw SetupError(call: "tjInitDecompress", message: String(cString: tjGetErrorStr2(nil)))
         }
         self.handle = handle
         self.maxMegapixels = maxMegapixels
+        self.maxFileMegabytes = maxFileMegabytes
         var count: Int32 = 0
         if let factors = tjGetScalingFactors(&count), count > 0 {
             scalingFactors = (0..<Int(count)).map { ScalingFactor(num: Int(factors[$0].num), denom: Int(factors[$0].denom)) }
@@ -45,7 +50,7 @@ public final class JPEGDecoder {
 
     /// The checked header of the file at `path`, reading only as much of it as the headers need.
     public func readHeader(path: String) throws -> JPEGHeader {
-        let file = try PhotoFile(path: path)
+        let file = try PhotoFile(path: path, maxMegabytes: maxFileMegabytes)
         defer { file.close() }
         return try readHeader(file: file)
     }
@@ -157,9 +162,9 @@ public final class JPEGDecoder {
     }
 
     /// The photo at `path`, upright, resampled to exactly `target` (displayed orientation; callers
-    /// keep the aspect ratio with `ImageSize.filling` or `fitting`).
+    /// keep the aspect ratio and the bound with `ImageSize.decodeTarget`).
     public func decode(path: String, to target: ImageSize) throws -> DecodedImage {
-        let file = try PhotoFile(path: path)
+        let file = try PhotoFile(path: path, maxMegabytes: maxFileMegabytes)
         defer { file.close() }
         // Check the header before reading the rest: a bomb or a text file costs one small read.
         _ = try readHeader(file: file)
@@ -176,6 +181,9 @@ public final class JPEGDecoder {
         var header = try readHeader(bytes: bytes, path: path)
         if let route { header.route = route }
         let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
+        // Targets come bounded from `ImageSize.decodeTarget`; whatever a caller asks, no buffer
+        // is larger than photos.max_megapixels allows a photo to be.
+        try checkLimit(width: target.width, height: target.height, path: path)
         let storedTarget = header.orientation.storedSize(target)
         let factor = ScalingFactor.smallestCovering(storedTarget, from: header.storedSize, among: scalingFactors)
 

@@ -16,6 +16,8 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case truncatedHeader
         /// All headers but no image data after the scan header.
         case noImageData
+        /// A file larger than `photos.max_file_megabytes`; refused before it is read.
+        case fileTooLarge(bytes: Int, maxMegabytes: Int)
         /// A width or height of 0 in the frame header.
         case zeroSize(width: Int, height: Int)
         /// More pixels than `photos.max_megapixels` allows; refused before any pixel is allocated.
@@ -41,6 +43,8 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
                 return "truncated: the file ends inside the JPEG headers"
             case .noImageData:
                 return "truncated: headers only, no image data"
+            case let .fileTooLarge(bytes, maxMegabytes):
+                return "file too large: \((Double(bytes) / 1048576).formatted1) MB, above photos.max_file_megabytes = \(maxMegabytes)"
             case let .zeroSize(width, height):
                 return "invalid image size \(width)x\(height) in the frame header"
             case let .tooLarge(width, height, maxMegapixels):
@@ -63,7 +67,7 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(LogLine.escaped(path)): \(reason)" }
 }
 
 private extension String {

@@ -4,18 +4,22 @@ import Linux
 /// A photo file opened for reading through the Linux layer (a regular file, bounded reads), with
 /// its errors as PhotoErrors naming the file. Its user closes it.
 final class PhotoFile {
-    /// SPEC §4's default for photos.max_file_megabytes: a larger file is skipped.
-    static let maxBytes = 200 << 20
-
     let path: String
+    /// The largest file read (photos.max_file_megabytes): a larger one is refused when opened.
+    let maxBytes: Int
     let size: Int
     let modified: Date
     private let file: RegularFile
 
-    init(path: String) throws {
+    init(path: String, maxMegabytes: Int) throws {
         self.path = path
+        maxBytes = maxMegabytes << 20
         file = try Self.unreadable(path) { () throws(SystemError) in try RegularFile(path: path) }
         size = file.size
+        guard size <= maxBytes else {
+            file.close()
+            throw PhotoError(path: path, reason: .fileTooLarge(bytes: size, maxMegabytes: maxMegabytes))
+        }
         modified = Date(timeIntervalSince1970: Double(file.modifiedNanoseconds) / 1e9)
     }
 
@@ -27,7 +31,7 @@ final class PhotoFile {
     }
 
     func readAll() throws -> [UInt8] {
-        try Self.unreadable(path) { () throws(SystemError) in try file.readAll(limit: Self.maxBytes) }
+        try Self.unreadable(path) { () throws(SystemError) in try file.readAll(limit: maxBytes) }
     }
 
     private static func unreadable<T>(_ path: String, _ body: () throws(SystemError) -> T) throws(PhotoError) -> T {

@@ -22,25 +22,25 @@ public struct PhotoLibrary: Sendable {
     /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
     /// cannot be listed (a `PhotoError`) or no TurboJPEG decompressor can be made.
     public init(scanning directory: String, order: Order = .name, maxMegapixels: Double = 100,
-                logger: Logger) throws {
+                maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, logger: Logger) throws {
         self.directory = directory
-        let names: [String]
+        let entries: [(name: String, kind: FileKind?)]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            entries = try FileName.list(directory)
         } catch {
-            throw PhotoError(path: directory, reason: .unreadable(SystemError("opendir", path: directory,
-                                                                              errno: Errno(rawValue: Self.errnoOf(error)))))
+            throw PhotoError(path: directory, reason: .unreadable(error))
         }
-        let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels)
+        let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes)
         var photos: [PhotoInfo] = []
         var rejects: [PhotoError] = []
-        for name in names.filter(Self.isPhotoName).sorted(by: NaturalOrder.areInIncreasingOrder) {
+        let names = entries.filter { $0.kind != .directory && Self.isPhotoName($0.name) }.map(\.name)
+        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) {
             let path = (directory as NSString).appendingPathComponent(name)
-            if Self.isDirectory(path) { continue }
+            if entries.contains(where: { $0.name == name && $0.kind == nil }), Self.isDirectory(path) { continue }
             do {
                 photos.append(try Self.info(path: path, decoder: decoder))
             } catch let error as PhotoError {
-                logger.warning("Skipping photo \(error.path): \(error.reason)")
+                logger.warning("Skipping photo \(LogLine.escaped(error.path)): \(error.reason)")
                 rejects.append(error)
             }
         }
@@ -63,7 +63,7 @@ public struct PhotoLibrary: Sendable {
 
     /// The headers of one file (for a file that appeared or changed after the scan).
     public static func info(path: String, decoder: JPEGDecoder) throws -> PhotoInfo {
-        let file = try PhotoFile(path: path)
+        let file = try PhotoFile(path: path, maxMegabytes: decoder.maxFileMegabytes)
         defer { file.close() }
         let header = try decoder.readHeader(path: path)
         return PhotoInfo(path: path, fileSize: file.size, modified: file.modified,
@@ -78,15 +78,7 @@ public struct PhotoLibrary: Sendable {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    private static func errnoOf(_ error: Error) -> Int32 {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return Int32(underlying.code)
-        }
-        return ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : ENOENT
+        var info = stat()
+        return FileName.withPath(path) { stat($0, &info) } == 0 && FileKind(mode: info.st_mode) == .directory
     }
 }

@@ -150,7 +150,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
             return nil
         }
         guard let bitmap = image(fileBytes: bytes, for: source, size: size) else {
-            logger.debug("Ignoring a bad thumbnail cache file \(path) for \(source.path)")
+            logger.debug("Ignoring a bad thumbnail cache file \(LogLine.escaped(path)) for \(LogLine.escaped(source.path))")
             unlink(path)
             count { $0.rejected += 1; $0.misses += 1 }
             return nil
@@ -177,7 +177,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
             guard let encoded = try withCodec({ try $0.encode(bitmap, comment: Array(Self.keyText(source, size).utf8)) }) else { return }
             bytes = encoded
         } catch {
-            logger.warning("Cannot encode a thumbnail of \(source.path): \(error)")
+            logger.warning("Cannot encode a thumbnail of \(LogLine.escaped(source.path)): \(error)")
             return
         }
         let target = filePath(for: source, size: size)

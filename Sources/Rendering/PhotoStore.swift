@@ -16,16 +16,21 @@ public final class PhotoStore: PhotoImages {
     private let thumbnailCache: ThumbnailDiskCache?
     private let screenSize: ImageSize
     private let cellSide: Int
+    /// pager.max_zoom: a full-screen image is never larger than the screen at this zoom.
+    private let maxZoom: Double
 
     public init(photos: [PhotoInfo], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
-                maxMegapixels: Double, thumbnailCache: ThumbnailDiskCache? = nil, logger: Logger,
+                maxMegapixels: Double, maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes,
+                maxZoom: Double = 4, thumbnailCache: ThumbnailDiskCache? = nil, logger: Logger,
                 onDecoded: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.screenSize = ImageSize(width: Int(screenSize.width), height: Int(screenSize.height))
         self.cellSide = max(1, Int(cellSide.rounded(.up)))
+        self.maxZoom = max(1, maxZoom)
         cache = ImageCache(megabytes: cacheMegabytes)
         self.thumbnailCache = thumbnailCache
         queue = DecodeQueue(cache: cache, diskCache: thumbnailCache, workers: 2, maxMegapixels: maxMegapixels,
+                            maxFileMegabytes: maxFileMegabytes,
                             logger: logger) { _, _ in
             onDecoded()
         }
@@ -60,14 +65,13 @@ public final class PhotoStore: PhotoImages {
     func thumbnailKey(_ index: Int) -> ImageKey? {
         guard photos.indices.contains(index) else { return nil }
         let photo = photos[index]
-        return ImageKey(path: photo.path, size: photo.size.filling(ImageSize(width: cellSide, height: cellSide)),
-                        kind: .thumbnail)
+        return ImageKey(path: photo.path, size: photo.size.decodeTarget(.thumbnail(cellSide: cellSide)), kind: .thumbnail)
     }
 
     func screenKey(_ index: Int) -> ImageKey? {
         guard photos.indices.contains(index) else { return nil }
         let photo = photos[index]
-        return ImageKey(path: photo.path, size: photo.size.fitting(in: screenSize))
+        return ImageKey(path: photo.path, size: photo.size.decodeTarget(.screen(screenSize, maxZoom: maxZoom)))
     }
 
     // MARK: - PhotoImages

@@ -56,10 +56,11 @@ public struct Renderer {
         if frame.drawsGrid {
             target.fill(screen, color: grid.backgroundColor)
             for cell in frame.gridCells where cell.index != frame.hiddenIndex {
-                let clip = cell.rect.enclosingPixels.intersection(screen)
+                let rect = Self.onWholePixels(cell.rect)
+                let clip = rect.enclosingPixels.intersection(screen)
                 guard !clip.isEmpty else { continue }
                 if let thumbnail = images.thumbnail(cell.index) {
-                    target.drawAspectFill(thumbnail, in: cell.rect, clip: clip)
+                    target.drawAspectFill(thumbnail, in: rect, clip: clip)
                 } else {
                     target.fill(clip, color: grid.placeholderColor)
                 }
@@ -83,19 +84,20 @@ public struct Renderer {
     private func drawGrid(_ frame: SceneFrame, thumbnails: [Bitmap?], into target: inout Bitmap) {
         let screen = target.bounds
         var covered: [PixelRect] = []
-        for (cell, thumbnail) in zip(frame.gridCells, thumbnails) where cell.index != frame.hiddenIndex {
+        let rects = frame.gridCells.map { Self.onWholePixels($0.rect) }
+        for (i, (cell, thumbnail)) in zip(frame.gridCells, thumbnails).enumerated() where cell.index != frame.hiddenIndex {
             if let thumbnail, !thumbnail.isEmpty {
-                covered.append(Self.centredPixels(cell.rect).intersection(screen))
+                covered.append(Self.centredPixels(rects[i]).intersection(screen))
             } else {
-                covered.append(cell.rect.enclosingPixels.intersection(screen))
+                covered.append(rects[i].enclosingPixels.intersection(screen))
             }
         }
         for rect in Self.area(screen, minus: covered) { target.fill(rect, color: grid.backgroundColor) }
-        for (cell, thumbnail) in zip(frame.gridCells, thumbnails) where cell.index != frame.hiddenIndex {
-            let clip = cell.rect.enclosingPixels.intersection(screen)
+        for (i, (cell, thumbnail)) in zip(frame.gridCells, thumbnails).enumerated() where cell.index != frame.hiddenIndex {
+            let clip = rects[i].enclosingPixels.intersection(screen)
             guard !clip.isEmpty else { continue }
             if let thumbnail {
-                target.drawAspectFill(thumbnail, in: cell.rect, clip: clip)
+                target.drawAspectFill(thumbnail, in: rects[i], clip: clip)
             } else {
                 target.fill(clip, color: grid.placeholderColor)
             }
@@ -142,6 +144,14 @@ public struct Renderer {
     }
 
     /// The pixels whose centres lie inside `rect`: those a scaled draw into it writes.
+    /// A grid cell moves in whole pixels (as UIKit rounds a scroll offset to the screen's pixels):
+    /// its thumbnail, made at the cell's size, is then copied row by row rather than resampled
+    /// at a fraction of a pixel on every frame of a scroll.
+    public static func onWholePixels(_ rect: Rect) -> Rect {
+        guard rect.minX.isFinite, rect.minY.isFinite else { return rect }
+        return Rect(x: rect.minX.rounded(), y: rect.minY.rounded(), width: rect.width, height: rect.height)
+    }
+
     static func centredPixels(_ rect: Rect) -> PixelRect {
         let x0 = Int((rect.minX - 0.5).rounded(.up)), x1 = Int((rect.maxX - 0.5).rounded(.up))
         let y0 = Int((rect.minY - 0.5).rounded(.up)), y1 = Int((rect.maxY - 0.5).rounded(.up))

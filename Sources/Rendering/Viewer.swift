@@ -7,7 +7,7 @@ import Scene
 import Touch
 
 /// The app without its devices: the scene, the photos it shows and the renderer. `run` drives it
-/// from evdev and the DRM card, `simulate` and the headless tour from scripts and virtual time.
+/// from evdev and the DRM card, `simulate` and `demo` from scripts and virtual time.
 public final class Viewer {
     public let settings: Settings
     public let screenSize: Size
@@ -23,6 +23,7 @@ public final class Viewer {
                       photoSizes: PhotoStore.orientedSizes(of: photos))
         store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
+                           maxFileMegabytes: settings.photos.maxFileMegabytes, maxZoom: settings.pager.maxZoom,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
                            logger: logger, onDecoded: onDecoded)
         renderer = Renderer(grid: settings.grid)

@@ -1,7 +1,7 @@
 /// A recording in evemu-record's text format: a device description (`N:` name, `I:` id,
 /// `P:` property bytes, `B:` event bitmasks, `A:` axes) and `E:` events. `#` starts a comment,
 /// at the start of a line or after an `E:` line's fields. Unknown line kinds are skipped so newer
-/// evemu versions still load.
+/// evemu versions still load. Lines end in LF or CRLF.
 public struct EvemuRecording: Hashable, Sendable {
     public var device: DeviceDescription
     public var events: [InputEvent]
@@ -28,8 +28,15 @@ public struct EvemuRecording: Hashable, Sendable {
     }
 
     /// The events on the simulation's clock: the first at `start`, the rest keeping their spacing.
+    /// An event stamped earlier than the one before it happens at the same time as that one.
     public func replayEvents(firstEventAt start: Double = 0.5) -> [InputEvent] {
         InputEvent.rebased(events, firstEventAt: start)
+    }
+
+    /// How many events are stamped earlier than the event before them (a recording edited by hand,
+    /// or joined from two): they are replayed in file order, and the replay says so once.
+    public var outOfOrderEvents: Int {
+        zip(events, events.dropFirst()).count { $1.time < $0.time }
     }
 }
 
@@ -66,9 +73,9 @@ private struct Parser {
 
     mutating func parse(_ text: String) throws {
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // A String sees CRLF as one Character, which is a newline like LF.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             guard line.count >= 2, line.dropFirst().first == ":", let kind = line.first else { continue }
             // A name may contain '#'; on every other line it starts a comment.
             let rest = kind == "N" ? line.dropFirst(2) : line.dropFirst(2).prefix { $0 != "#" }

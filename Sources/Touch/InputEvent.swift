@@ -16,12 +16,15 @@ public struct InputEvent: Hashable, Sendable {
 
     /// The events moved onto another clock, keeping their spacing: the first one happens at
     /// `start` and every later one at `start + (its time - the first one's time)`. `simulate`
-    /// replays a recording with `start` 0.5 s so its first frames show the scene at rest.
+    /// replays a recording with `start` 0.5 s so its first frames show the scene at rest. Time
+    /// never goes back: an event stamped before the one preceding it keeps that one's time.
     public static func rebased(_ events: [InputEvent], firstEventAt start: Double = 0.5) -> [InputEvent] {
         guard let first = events.first?.time else { return [] }
+        var latest = start
         return events.map { event in
             var moved = event
-            moved.time = start + (event.time - first)
+            moved.time = max(latest, start + (event.time - first))
+            latest = moved.time
             return moved
         }
     }

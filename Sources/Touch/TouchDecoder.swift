@@ -12,7 +12,9 @@ import Geometry
 /// - Protocol A: every SYN_MT_REPORT ends one anonymous contact, every frame lists all of them.
 ///   Ids are kept by nearest neighbour: each contact continues the closest contact of the last
 ///   frame within a fifth of the screen diagonal (closest pairs first); the rest get new ids.
-///   A device that does report ABS_MT_TRACKING_ID in protocol A keeps its own ids.
+///   A device that does report ABS_MT_TRACKING_ID in protocol A keeps its own ids. A frame keeps
+///   its first `maximumContacts` contacts and drops the rest, so that a flood of SYN_MT_REPORTs
+///   (a broken or hostile device, a crafted recording) costs bounded memory and linear time.
 /// - Single touch: ABS_X/ABS_Y, touching while BTN_TOUCH is down; contact id 0.
 /// - Absolute pointer (qemu's tablet): ABS_X/ABS_Y, touching while BTN_LEFT is down; contact id 0.
 /// - eGalax quirk: some single-touch eGalax controllers (0eef:0001) declare ABS_X/ABS_Y but send
@@ -47,6 +49,8 @@ public struct TouchDecoder: Sendable {
 
     /// More slots than any real panel has; bounds memory against a bogus ABS_MT_SLOT maximum.
     static let maximumSlots = 64
+    /// Contacts kept in one protocol A frame: more fingers than a hand has, fewer than a flood.
+    public static let maximumContacts = 16
 
     public init(device: DeviceDescription, transform: TouchTransform) throws {
         guard let touchProtocol = device.touchProtocol else {
@@ -195,7 +199,7 @@ public struct TouchDecoder: Sendable {
 
     private mutating func endPacket() {
         // An empty packet (some drivers send one for "no contacts") or half a position is no contact.
-        if packet.x != nil, packet.y != nil { packets.append(packet) }
+        if packet.x != nil, packet.y != nil, packets.count < Self.maximumContacts { packets.append(packet) }
         packet = Packet()
     }
 

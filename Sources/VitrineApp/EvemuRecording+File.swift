@@ -40,6 +40,6 @@ extension EvemuRecording {
 private extension String {
     /// Whether the text describes a device (has `B:` or `A:` lines), not only events.
     var hasHeader: Bool {
-        split(separator: "\n").contains { $0.hasPrefix("B:") || $0.hasPrefix("A:") }
+        split(whereSeparator: \.isNewline).contains { $0.hasPrefix("B:") || $0.hasPrefix("A:") }
     }
 }

@@ -223,12 +223,13 @@ final class KioskRunner {
         drawIfNeeded()
     }
 
-    /// The kiosk's deadlines, the watchdog and the minute's statistics; without uevents, another
-    /// look for a display.
+    /// The kiosk's deadlines, the watchdog and the minute's statistics; while waiting for a display,
+    /// another look.
     private func tick() {
         let now = MonotonicClock.now()
         status.tick(now: now)
-        if display.output == nil, uevents == nil { displayChanged { try display.open() } }
+        // Waiting: a card's uevent can come before its driver can be opened, so look every tick too.
+        if display.output == nil { displayChanged { try display.open() } }
         if let session { carryOut(session.tick(now: now)) }
         let deadline = session?.nextDeadline.map { max($0, now) } ?? .infinity
         try? housekeeping.arm(at: min(now + status.tickInterval, deadline))

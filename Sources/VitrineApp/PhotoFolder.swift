@@ -1,5 +1,6 @@
 import Config
 import Logging
+import Linux
 import Photos
 
 /// The configured photo folder, scanned: the photos in the configured order; every file left out
@@ -9,9 +10,14 @@ enum PhotoFolder {
         do {
             let order: PhotoLibrary.Order = settings.sort == .modified ? .modified : .name
             return try PhotoLibrary(scanning: settings.directory, order: order,
-                                    maxMegapixels: settings.maxMegapixels, logger: logger).photos
+                                    maxMegapixels: settings.maxMegapixels,
+                                    maxFileMegabytes: settings.maxFileMegabytes, logger: logger).photos
         } catch let error as PhotoError {
-            throw AppError("cannot read the photo folder \(settings.directory) (photos.directory): \(error.reason)")
+            // opendir's own answer: ENOTDIR for a file or a device, EACCES for a folder not readable.
+            let why = if case let .unreadable(failure) = error.reason {
+                failure.errno == nil ? "\(failure.reason)" : failure.descriptionWithoutPath
+            } else { "\(error.reason)" }
+            throw AppError("cannot read the photo folder \(LogLine.escaped(settings.directory)) (photos.directory): \(why)")
         }
     }
 }

@@ -11,6 +11,8 @@ public final class ReplayInput: ScriptedInput {
     private var queue: [SceneInput]
     public let endTime: Double
     public let deviceName: String
+    /// Events stamped earlier than the one before them (replayed in file order, at that one's time).
+    public let outOfOrderEvents: Int
 
     /// `path` is an evemu-record file, or "DEVICE.desc,EVENTS.events" for the old split format; an
     /// .events file alone finds its .desc beside it.
@@ -25,8 +27,14 @@ public final class ReplayInput: ScriptedInput {
             throw AppError("cannot replay \(path): \(error)")
         }
         deviceName = recording.device.name
+        outOfOrderEvents = recording.outOfOrderEvents
+        let replayed = recording.replayEvents(firstEventAt: 0.5)
+        if let last = replayed.last?.time, last > Simulator.maximumTime {
+            throw AppError("cannot replay \(LogLine.escaped(path)): its events go on to \(Int(last)) s of virtual time; "
+                           + "simulate ends at most at \(Int(Simulator.maximumTime)) s", exitCode: 2)
+        }
         var events: [SceneInput] = []
-        for event in recording.replayEvents(firstEventAt: 0.5) {
+        for event in replayed {
             if event.type == EventType.key, event.value == 1, event.code == KeyCode.esc || event.code == KeyCode.back {
                 events.append(.back(time: event.time))
             } else if let frame = decoder.feed(event) {

@@ -27,8 +27,14 @@ public struct SimulationOptions {
         self.tracePath = tracePath
         self.snapshotTimes = try Self.parseTimes(snapshotTimes ?? "")
         self.outputDirectory = outputDirectory
-        if let d = duration, !(d > 0 && d <= 3600) {
-            throw AppError("--duration must be between 0 and 3600 seconds (got \(d))", exitCode: 2)
+        let end = Simulator.maximumTime
+        if let d = duration, !(d > 0 && d <= end) {
+            throw AppError("--duration must be between 0 and \(Int(end)) seconds (got \(d))", exitCode: 2)
+        }
+        // Virtual time ends at --duration, and at most at 3600 s (SPEC §6): a snapshot after the
+        // end would never be taken.
+        if let late = self.snapshotTimes.last, late > (duration ?? end) {
+            throw AppError("--snapshot time \(late) s is after the end of the simulation (\(duration.map { "--duration \($0)" } ?? "at most \(Int(end))") s)", exitCode: 2)
         }
         self.duration = duration
         self.stats = stats

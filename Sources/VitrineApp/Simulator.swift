@@ -15,10 +15,12 @@ import Synchronization
 /// script. Every frame `run` would draw (a frame whenever something changed, none while the screen
 /// is still) is drawn into memory by the same session and renderer; each tick's frame goes to the
 /// trace, and PNG snapshots are taken at the times asked for. Decoding runs on the real worker
-/// threads; before each snapshot the simulator waits for what the frame asked for, so a snapshot
-/// shows the same pixels on a fast or a slow machine.
+/// threads; before each frame it draws the simulator waits for what the frame asked for, so the
+/// frames show the same pixels on a fast or a slow machine.
 public enum Simulator {
     public static let frameRate = 60.0
+    /// Virtual time ends at most here (SPEC §6): a recording or a snapshot beyond it is an error.
+    public static let maximumTime = 3600.0
 
     public struct Outcome {
         /// The snapshots written, in time order.
@@ -35,9 +37,16 @@ public enum Simulator {
         let screen = Size(width: options.screenWidth, height: options.screenHeight)
 
         let photos = try PhotoFolder.scan(settings.photos, logger: logger)
-        let input: ScriptedInput? = try options.replayPath.map {
+        let replay = try options.replayPath.map {
             try ReplayInput(path: $0, screenSize: screen, input: settings.input, display: settings.display)
         }
+        if let replay, replay.outOfOrderEvents > 0, let path = options.replayPath {
+            logger.warning("""
+                recording \(LogLine.escaped(path)): \(replay.outOfOrderEvents) events are stamped earlier than \
+                the event before them; replayed in file order at that event's time
+                """)
+        }
+        let input: ScriptedInput? = replay
         let snapshots = options.snapshotTimes.map { (time: $0, name: String(format: "snapshot-%.3f", $0)) }
         let outcome = try simulate(settings: settings, screenSize: screen, photos: photos, input: input,
                                    duration: options.duration, snapshots: snapshots,
@@ -62,7 +71,7 @@ public enum Simulator {
         defer { trace?.discard() }
 
         // Decodes land on worker threads; the loop passes them on at the next tick, as `run`'s
-        // eventfd does.
+        // eventfd does (a photo that a frame did not wait for: a neighbour, the next screenful).
         let decoded = Atomic<Bool>(false)
         let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger,
                             onDecoded: { decoded.store(true, ordering: .releasing) })
@@ -71,7 +80,7 @@ public enum Simulator {
         var pendingSnapshots = snapshots.sorted { $0.time < $1.time }[...]
         var outcome = Outcome()
         let minimumEnd = max(input?.endTime ?? 0, snapshots.map(\.time).max() ?? 0, 1.0)
-        let hardEnd = duration ?? (minimumEnd + 10)
+        let hardEnd = min(duration ?? (minimumEnd + 10), maximumTime)
 
         var frame = viewer.frame(at: 0)
         var n = 0
@@ -84,6 +93,11 @@ public enum Simulator {
             session.tick(now: t)
             if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived() }
             if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
+                // Virtual time runs faster than the decoders: each frame waits for what it asked
+                // for, so it shows the photos `run` would show (not placeholders), the same on a
+                // fast or a slow machine, and the renderer is timed drawing them.
+                viewer.store.waitUntilSettled()
+                decoded.store(false, ordering: .releasing)
                 let start = MonotonicClock.now()
                 viewer.draw(drawn, into: &canvas)
                 outcome.statistics.record(composeTime: MonotonicClock.now() - start,

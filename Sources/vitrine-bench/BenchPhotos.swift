@@ -14,9 +14,8 @@ final class BenchPhotos: PhotoImages {
         var thumbnails: [Bitmap] = [], screenImages: [MipChain] = [], sizes: [Size] = []
         for path in paths {
             let size = try decoder.readHeader(path: path).size
-            let cell = ImageSize(width: cellSide, height: cellSide)
-            thumbnails.append(try decoder.decode(path: path, to: size.filling(cell)).bitmap)
-            screenImages.append(MipChain(try decoder.decode(path: path, to: size.fitting(in: screen)).bitmap))
+            thumbnails.append(try decoder.decode(path: path, to: size.decodeTarget(.thumbnail(cellSide: cellSide))).bitmap)
+            screenImages.append(MipChain(try decoder.decode(path: path, to: size.decodeTarget(.screen(screen, maxZoom: 4))).bitmap))
             sizes.append(Size(width: Double(size.width), height: Double(size.height)))
         }
         self.sizes = (0..<count).map { sizes[$0 % sizes.count] }

@@ -2,6 +2,7 @@ import Blitter
 import CPixman
 import Config
 import Geometry
+import Rendering
 import Scene
 
 /// pixman drawing a `SceneFrame` the straightforward way, the baseline the renderer's frames are
@@ -29,10 +30,12 @@ final class NaiveComposite {
         image.fill(screen, color: grid.backgroundColor)
         for cell in frame.gridCells where cell.index != frame.hiddenIndex {
             guard let thumbnail = photos.thumbnail(cell.index) else { continue }
+            // The same picture as the renderer's: cells on whole pixels.
+            let rect = Renderer.onWholePixels(cell.rect)
             let (source, crop) = thumbnailImage(cell.index, thumbnail)
-                .view(touchedBy: aspectFillCrop(of: thumbnail.size, in: cell.rect))
-            source.setScaling(sourceRect: crop, destination: cell.rect)
-            image.composite(PIXMAN_OP_SRC, source, rect: cell.rect.centredPixels)
+                .view(touchedBy: aspectFillCrop(of: thumbnail.size, in: rect))
+            source.setScaling(sourceRect: crop, destination: rect)
+            image.composite(PIXMAN_OP_SRC, source, rect: rect.centredPixels)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfigFile
 import Foundation
+import Linux
 import VitrineApp
 
 @main
@@ -14,11 +15,15 @@ struct Vitrine: ParsableCommand {
 }
 
 /// Prints an AppError as one line and exits with its status; anything else as a plain error.
+/// SIGPIPE is ignored first: a write to a pipe nobody reads (stderr to a journal stream that went
+/// away, `--trace /dev/stdout | head`) fails with EPIPE, which drops a log line or names the file,
+/// instead of killing the kiosk.
 func exitOnError(_ body: () throws -> Void) throws {
+    signal(SIGPIPE, SIG_IGN)
     do {
         try body()
     } catch let error as AppError {
-        FileHandle.standardError.write(Data("vitrine: \(error.description)\n".utf8))
+        LogLine.write("vitrine: \(error.description)\n")
         throw ExitCode(error.exitCode)
     }
 }

@@ -36,6 +36,13 @@ import Testing
         EventType.abs: [AbsCode.x, AbsCode.y],
     ], axes: [AbsCode.x: .init(minimum: 0, maximum: 1000), AbsCode.y: .init(minimum: 0, maximum: 1000)])
 
+    /// A protocol A panel (anonymous contacts, SYN_MT_REPORT) with 0...1000 axes.
+    static let protocolAPanel = DeviceDescription(name: "mt-a", events: [
+        EventType.syn: [EventType.syn, EventType.abs],
+        EventType.abs: [AbsCode.mtPositionX, AbsCode.mtPositionY],
+    ], axes: [AbsCode.mtPositionX: .init(minimum: 0, maximum: 1000),
+              AbsCode.mtPositionY: .init(minimum: 0, maximum: 1000)])
+
     static func decoder(_ device: DeviceDescription) throws -> TouchDecoder {
         try TouchDecoder(device: device, transform: TouchTransform(device: device, screen: screen))
     }
@@ -185,12 +192,7 @@ import Testing
     }
 
     @Test func protocolAGivesANewIdToAFingerThatLandsFarAway() throws {
-        let device = DeviceDescription(name: "mt-a", events: [
-            EventType.syn: [EventType.syn, EventType.abs],
-            EventType.abs: [AbsCode.mtPositionX, AbsCode.mtPositionY],
-        ], axes: [AbsCode.mtPositionX: .init(minimum: 0, maximum: 1000),
-                  AbsCode.mtPositionY: .init(minimum: 0, maximum: 1000)])
-        var decoder = try Self.decoder(device)
+        var decoder = try Self.decoder(Self.protocolAPanel)
         #expect(decoder.touchProtocol == .multitouchProtocolA)
         let mt: (UInt16, UInt16, Int32) = (EventType.syn, SynCode.mtReport, 0)
         let first = Self.feed(&decoder, [Self.abs(AbsCode.mtPositionX, 100), Self.abs(AbsCode.mtPositionY, 100), mt,
@@ -207,6 +209,23 @@ import Testing
         #expect(newID != id)
         // A report with no packets: every finger is up.
         #expect((Self.feed(&decoder, [Self.report]).last ?? nil)?.contacts == [])
+    }
+
+    /// A flood of SYN_MT_REPORTs in one frame (a broken or hostile device, a crafted recording)
+    /// keeps the first `maximumContacts`: bounded memory, and linear time (the id matching is
+    /// quadratic in the contacts kept, not in the flood). Unbounded, 20,000 contacts cost minutes.
+    @Test func aProtocolAFloodKeepsAtMostSixteenContacts() throws {
+        var decoder = try Self.decoder(Self.protocolAPanel)
+        let mt: (UInt16, UInt16, Int32) = (EventType.syn, SynCode.mtReport, 0)
+        for frame in 0..<3 {
+            var events: [(UInt16, UInt16, Int32)] = []
+            for contact in 0..<20_000 {
+                events += [Self.abs(AbsCode.mtPositionX, Int32(contact % 1000)),
+                           Self.abs(AbsCode.mtPositionY, Int32((contact / 1000 + frame) % 1000)), mt]
+            }
+            let published = Self.feed(&decoder, at: Double(frame), events + [Self.report]).last ?? nil
+            #expect(published?.contacts.count == TouchDecoder.maximumContacts)
+        }
     }
 
     @Test func refusesADeviceWithoutPositionAxes() throws {
