@@ -19,8 +19,8 @@ struct SourceMap {
     private(set) var deepestKey: (depth: Int, position: Position)?
     /// The first place where toml++ 3.4 asserts (aborting the process) instead of reporting an
     /// error, and what is wrong there: a table header whose key begins with anything but a bare
-    /// key character, a quote or `]` (`[é]`, `[[[`, a `[` at the end of a line), or a `}` where an
-    /// array expects a value (`[}`, `[1, }`).
+    /// key character, a quote or `]` (`[é]`, `[[[`, a `[` at the end of a line), a `}` where an
+    /// array expects a value (`[}`, `[1, }`), a date followed by `T` and no time (`1979-05-27T:`).
     private(set) var crashingSyntax: (position: Position, message: String)?
     /// The keys whose string value holds a NUL (a `\u0000` escape), in file order: TOMLKit hands
     /// strings over as C strings, which would silently end at it.
@@ -119,6 +119,21 @@ private struct Scanner {
         if scalar == "[", ahead > 0, !afterSecondBracket { return }  // "[ [": toml++ reports it
         noteCrashingSyntax(at: Position(line: line, column: column + ahead),
                            "a table header must begin with a key (letters, digits, `_`, `-`, or quoted)")
+    }
+
+    /// toml++ 3.4 asserts on a date followed by `T` (or a space) and something else than the digits
+    /// of a time (`1979-05-27T:`).
+    mutating func checkDate(_ token: ArraySlice<Unicode.Scalar>, at position: Position) {
+        let scalars = Array(token)
+        guard scalars.count > 11, (0..<10).allSatisfy({ i in
+            i == 4 || i == 7 ? scalars[i] == "-" : ("0"..."9").contains(scalars[i])
+        }) else { return }
+        let separator = scalars[10], next = scalars[11]
+        let timeStarts = ("0"..."9").contains(next)
+        let trailingBlank = separator == " " && (next == " " || next == "\t" || next == "\r")
+        if "Tt ".unicodeScalars.contains(separator), !timeStarts, !trailingBlank {
+            noteCrashingSyntax(at: position, "a date must be followed by a time (digits) or nothing")
+        }
     }
 
     mutating func noteCrashingSyntax(at position: Position, _ message: String) {
@@ -229,9 +244,11 @@ private struct Scanner {
             }
         default:
             // Numbers, booleans, dates (which may contain a space): up to the next delimiter.
+            let start = index, position = here
             while let scalar = peek(), !",]}#\n".unicodeScalars.contains(scalar) {
                 advance()
             }
+            checkDate(text[start..<index], at: position)
         }
     }
 

@@ -286,6 +286,20 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(found.message == "invalid TOML: `}` where an array expects a value or `]`")
     }
 
+    /// toml++ 3.4 asserts on a date followed by `T` and no time (found by the config fuzz target).
+    @Test(arguments: ["x = 1979-05-27T:\n", "[grid]\nm = 1979-05-27TM-307:32:00Z]\n", "x = [1979-05-27t:00]\n"])
+    func dateWithoutItsTimeIsASyntaxError(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .syntax)
+        #expect(found.message == "invalid TOML: a date must be followed by a time (digits) or nothing")
+    }
+
+    @Test(arguments: ["x = 1979-05-27T07:32:00Z\n", "x = 1979-05-27 07:32:00\n", "x = 1979-05-27 # day\n", "x = [1979-05-27 , 1979-05-28]\n"])
+    func datesStillParse(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .unknownKey)
+    }
+
     @Test func tableHeaderPositionIsTheOffendingCharacter() throws {
         let found = try problem("[grid]\ncolumns = 4\n[[  é]]\n")
         #expect(found.line == 3)
