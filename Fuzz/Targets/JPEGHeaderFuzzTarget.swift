@@ -1,3 +1,4 @@
+import Foundation
 import Photos
 
 /// The `jpeg-header` fuzz target: the bytes as the start of a photo file, read as the library scan
@@ -13,9 +14,16 @@ public enum JPEGHeaderFuzzTarget {
         case undecodable(String)
     }
 
+    /// One decoder for every input (its TurboJPEG handle serves one thread at a time: the tests
+    /// replay inputs in parallel).
     nonisolated(unsafe) private static var decoder: JPEGDecoder? = try? JPEGDecoder(maxMegapixels: 100)
+    private static let lock = NSLock()
 
     public static func run(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        lock.withLock { runAlone(bytes) }
+    }
+
+    private static func runAlone(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         let array = Array(bytes)
         // The bytes after "Exif\0\0", so that the EXIF reader sees them whole.
         _ = EXIF.orientationValue(app1Payload: ([0x45, 0x78, 0x69, 0x66, 0, 0] + array)[...])
