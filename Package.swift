@@ -98,6 +98,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The fuzz targets' entries (Fuzz/README.md): scripts/fuzz links each with libFuzzer, and the
+        // tests replay the committed corpora through the same entries.
+        .target(name: "FuzzTargets", dependencies: [
+            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Fuzz/Targets"),
+
         // What the test targets share (like swift-collections' _CollectionsTestSupport): where the
         // repository's test files are, temporary folders, test pictures and their comparison, the
         // touch recordings, a log recorder. The JPEGs and recordings stay beside the tests that
@@ -111,16 +118,16 @@ let package = Package(
             "Blitter", "Geometry", "PNG", "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
-        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport"], exclude: ["Recordings"]),
+        .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport", "FuzzTargets"], exclude: ["Recordings"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport", "FuzzTargets"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Animation", "TestSupport"]),
         .testTarget(name: "LinuxTests", dependencies: [
             "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "DRMTests", dependencies: ["DRM", "Config"]),
         .testTarget(name: "PhotosTests", dependencies: [
-            "Photos", "Blitter", "Geometry", "Linux", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),

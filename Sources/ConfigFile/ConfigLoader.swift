@@ -35,6 +35,19 @@ public enum ConfigLoader {
             let line = text[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             throw ConfigError(path: path, problems: [.init(kind: .syntax, line: line, message: "NUL character")])
         }
+        // What toml++ 3.4 crashes on, refused before it parses: a dotted key of many thousands of
+        // parts (valid TOML, but its recursion over the nested tables overflows the stack; no key
+        // of Vitrine's is that deep) and the syntax errors it asserts on instead of reporting.
+        let sourceMap = SourceMap(text)
+        if let deepest = sourceMap.deepestKey, deepest.depth > SourceMap.maximumKeyDepth {
+            throw ConfigError(path: path, problems: [.init(
+                kind: .syntax, line: deepest.position.line, column: deepest.position.column,
+                message: "a key nested \(deepest.depth) levels deep; at most \(SourceMap.maximumKeyDepth) are allowed")])
+        }
+        if let (position, message) = sourceMap.crashingSyntax {
+            throw ConfigError(path: path, problems: [.init(
+                kind: .syntax, line: position.line, column: position.column, message: "invalid TOML: \(message)")])
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
@@ -47,7 +60,6 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(path: path, problems: [.init(kind: .syntax, message: "\(error)")])
         }
-        let sourceMap = SourceMap(text)
         var reader = Reader(sourceMap: sourceMap)
         let settings = reader.read(root)
         for key in sourceMap.keysWithNUL {

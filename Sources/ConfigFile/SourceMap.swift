@@ -13,6 +13,15 @@ struct SourceMap {
     }
 
     private var positions: [[String]: Position] = [:]
+    /// The key path with the most parts (table, dotted key, inline tables), inside arrays too. The
+    /// map is made before toml++ parses the text, which must not see a path much deeper than
+    /// `maximumKeyDepth`: the reading stops at the first.
+    private(set) var deepestKey: (depth: Int, position: Position)?
+    /// The first place where toml++ 3.4 asserts (aborting the process) instead of reporting an
+    /// error, and what is wrong there: a table header whose key begins with anything but a bare
+    /// key character, a quote or `]` (`[é]`, `[[[`, a `[` at the end of a line), a `}` where an
+    /// array expects a value (`[}`, `[1, }`), a date followed by `T` and no time (`1979-05-27T:`).
+    private(set) var crashingSyntax: (position: Position, message: String)?
     /// The keys whose string value holds a NUL (a `\u0000` escape), in file order: TOMLKit hands
     /// strings over as C strings, which would silently end at it.
     private(set) var keysWithNUL: [[String]] = []
@@ -23,8 +32,21 @@ struct SourceMap {
         var scanner = Scanner(Array(scalars.first == "\u{FEFF}" ? scalars.dropFirst() : scalars[...]))
         scanner.document()
         positions = scanner.positions
+        deepestKey = scanner.deepestKey
+        crashingSyntax = scanner.crashingSyntax
         keysWithNUL = scanner.keysWithNUL
     }
+
+    /// Errors name tables and their keys (`[grid]`, `grid.columns`), at most a level below: deeper
+    /// paths are not recorded, so that a dotted key of thousands of parts costs no more than its
+    /// text (recording every prefix of it took memory quadratic in its length).
+    static let maximumDepth = 3
+
+    /// Parts of a key path the loader accepts: far more than any setting has (two), far fewer than
+    /// would exhaust toml++'s recursion over nested tables.
+    static let maximumKeyDepth = 32
+    /// Arrays and inline tables within each other: toml++ refuses more than 256.
+    static let maximumNesting = 300
 
     func position(of path: [String]) -> Position? {
         positions[path]
@@ -39,6 +61,9 @@ private struct Scanner {
     var line = 1
     var column = 1
     var positions: [[String]: Position] = [:]
+    var deepestKey: (depth: Int, position: Position)?
+    var crashingSyntax: (position: Position, message: String)?
+    var nesting = 0
     var keysWithNUL: [[String]] = []
     /// The key whose value is being read (an array's elements count as its key's).
     private var valueKey: [String]?
@@ -75,9 +100,44 @@ private struct Scanner {
 
     /// Records `prefix + key[..<n]` for every n, as a dotted key defines every table on its way.
     mutating func record(key: [String], under prefix: [String], at position: Position) {
-        for count in key.indices {
+        noteDepth(prefix.count + key.count, at: position)
+        for count in key.indices.prefix(max(0, SourceMap.maximumDepth - prefix.count)) {
             record(prefix + key[...count], at: position)
         }
+    }
+
+    mutating func noteDepth(_ depth: Int, at position: Position) {
+        if depth > deepestKey?.depth ?? 0 { deepestKey = (depth, position) }
+        if depth > SourceMap.maximumKeyDepth { index = text.count }  // refused anyway
+    }
+
+    mutating func checkTableHeaderKey(afterSecondBracket: Bool) {
+        var ahead = 0
+        while peek(ahead) == " " || peek(ahead) == "\t" { ahead += 1 }
+        guard let scalar = peek(ahead) else { return }
+        if scalar == "]" || scalar == "\"" || scalar == "'" || isBareKeyScalar(scalar) { return }
+        if scalar == "[", ahead > 0, !afterSecondBracket { return }  // "[ [": toml++ reports it
+        noteCrashingSyntax(at: Position(line: line, column: column + ahead),
+                           "a table header must begin with a key (letters, digits, `_`, `-`, or quoted)")
+    }
+
+    /// toml++ 3.4 asserts on a date followed by `T` (or a space) and something else than the digits
+    /// of a time (`1979-05-27T:`).
+    mutating func checkDate(_ token: ArraySlice<Unicode.Scalar>, at position: Position) {
+        let scalars = Array(token)
+        guard scalars.count > 11, (0..<10).allSatisfy({ i in
+            i == 4 || i == 7 ? scalars[i] == "-" : ("0"..."9").contains(scalars[i])
+        }) else { return }
+        let separator = scalars[10], next = scalars[11]
+        let timeStarts = ("0"..."9").contains(next)
+        let trailingBlank = separator == " " && (next == " " || next == "\t" || next == "\r")
+        if "Tt ".unicodeScalars.contains(separator), !timeStarts, !trailingBlank {
+            noteCrashingSyntax(at: position, "a date must be followed by a time (digits) or nothing")
+        }
+    }
+
+    mutating func noteCrashingSyntax(at position: Position, _ message: String) {
+        if crashingSyntax == nil { crashingSyntax = (position, message) }
     }
 
     // MARK: Structure
@@ -91,7 +151,9 @@ private struct Scanner {
             if scalar == "[" {
                 let position = here
                 advance()
-                if peek() == "[" { advance() }
+                let arrayOfTables = peek() == "["
+                if arrayOfTables { advance() }
+                checkTableHeaderKey(afterSecondBracket: arrayOfTables)
                 let key = keyPath()
                 record(key: key, under: [], at: position)
                 table = key
@@ -109,6 +171,8 @@ private struct Scanner {
         let key = keyPath()
         if let prefix {
             record(key: key, under: prefix, at: position)
+        } else {
+            noteDepth(key.count, at: position)
         }
         skipBlank(newlines: false)
         if peek() == "=" { advance() }
@@ -150,6 +214,9 @@ private struct Scanner {
         case "\""?: noteNUL(basicString().unicodeScalars.contains("\0"))
         case "'"?: _ = literalString()
         case "["?:
+            guard nesting < SourceMap.maximumNesting else { index = text.count; return }  // toml++ refuses it
+            nesting += 1
+            defer { nesting -= 1 }
             advance()
             while true {
                 skipBlank(newlines: true)
@@ -157,10 +224,14 @@ private struct Scanner {
                 let start = index
                 if scalar == "]" { advance(); return }
                 if scalar == "," { advance(); continue }
+                if scalar == "}" { noteCrashingSyntax(at: here, "`}` where an array expects a value or `]`") }
                 value(path: nil)
                 if index == start { advance() }
             }
         case "{"?:
+            guard nesting < SourceMap.maximumNesting else { index = text.count; return }
+            nesting += 1
+            defer { nesting -= 1 }
             advance()
             while true {
                 skipBlank(newlines: true)
@@ -173,9 +244,11 @@ private struct Scanner {
             }
         default:
             // Numbers, booleans, dates (which may contain a space): up to the next delimiter.
+            let start = index, position = here
             while let scalar = peek(), !",]}#\n".unicodeScalars.contains(scalar) {
                 advance()
             }
+            checkDate(text[start..<index], at: position)
         }
     }
 

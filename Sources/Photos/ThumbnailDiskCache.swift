@@ -149,8 +149,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
             count { $0.misses += 1 }
             return nil
         }
-        let bitmap = withCodec { $0.decode(bytes, size: size, comment: Array(Self.keyText(source, size).utf8)) }
-        guard let bitmap else {
+        guard let bitmap = image(fileBytes: bytes, for: source, size: size) else {
             logger.debug("Ignoring a bad thumbnail cache file \(LogLine.escaped(path)) for \(LogLine.escaped(source.path))")
             unlink(path)
             count { $0.rejected += 1; $0.misses += 1 }
@@ -158,6 +157,13 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         }
         count { $0.hits += 1 }
         return bitmap
+    }
+
+    /// The thumbnail in the bytes of a cache file for `size` of `source`: nil unless they carry the
+    /// whole key and decode cleanly to exactly that size. `image(for:size:)` reads the file into it;
+    /// the `thumbnail` fuzz target feeds it bytes directly.
+    package func image(fileBytes bytes: [UInt8], for source: Source, size: ImageSize) -> Bitmap? {
+        withCodec { $0.decode(bytes, size: size, comment: Array(Self.keyText(source, size).utf8)) }
     }
 
     /// Saves `bitmap` as the thumbnail of its size for `source`. A failure to write is logged once

@@ -253,4 +253,60 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(found.kind == .syntax)
         #expect(found.line == 2)
     }
+
+    /// A dotted key of thousands of parts is valid TOML, but toml++ walks the nested tables it makes
+    /// recursively and overflowed the stack (found by the config fuzz target).
+    @Test func keyNestedTooDeepIsRefusedBeforeParsing() throws {
+        let found = try problem("[grid]\ncolumns = 4\n" + Array(repeating: "a", count: 30_000).joined(separator: ".") + " = 1\n")
+        #expect(found.kind == .syntax)
+        #expect(found.line == 3)
+        #expect(found.column == 1)
+        #expect(found.message == "a key nested 30001 levels deep; at most 32 are allowed")
+    }
+
+    @Test func keyAsDeepAsAllowedIsAnUnknownTable() throws {
+        let found = try problem(Array(repeating: "a", count: 32).joined(separator: ".") + " = 1\n")
+        #expect(found.kind == .unknownTable)
+    }
+
+    /// What toml++ 3.4 asserts on, aborting the process, instead of reporting it (found by the
+    /// config fuzz target: `vitrine check-config` exited with SIGABRT): each is a syntax error.
+    static let headerMessage = "invalid TOML: a table header must begin with a key (letters, digits, `_`, `-`, or quoted)"
+    static let braceMessage = "invalid TOML: `}` where an array expects a value or `]`"
+    static let dateMessage = "invalid TOML: a date must be followed by a time (digits) or nothing"
+    static let crashingSyntax: [(text: String, message: String)] = [
+        ("[[[\n", headerMessage), ("[grid]\ncolumns = 4\n\n[écran]\n", headerMessage), ("[[a]]\n[[\n", headerMessage),
+        ("[ =]\r\n", headerMessage), ("[.grid]\n", headerMessage), ("[[ [a]]\n", headerMessage),
+        ("x = [}\n", braceMessage), ("[grid]\nspacing = [1, }\n", braceMessage), ("x = [ # c\n}\n", braceMessage),
+        ("x = {a = [}]}\n", braceMessage),
+        ("x = 1979-05-27T:\n", dateMessage), ("[grid]\nm = 1979-05-27TM-307:32:00Z]\n", dateMessage),
+        ("x = [1979-05-27t:00]\n", dateMessage),
+    ]
+
+    @Test(arguments: crashingSyntax)
+    func syntaxTOMLPlusPlusAssertsOnIsASyntaxError(text: String, message: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .syntax)
+        #expect(found.message == message)
+    }
+
+    @Test(arguments: ["x = 1979-05-27T07:32:00Z\n", "x = 1979-05-27 07:32:00\n", "x = 1979-05-27 # day\n", "x = [1979-05-27 , 1979-05-28]\n"])
+    func datesStillParse(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .unknownKey)
+    }
+
+    @Test func tableHeaderPositionIsTheOffendingCharacter() throws {
+        let found = try problem("[grid]\ncolumns = 4\n[[  é]]\n")
+        #expect(found.line == 3)
+        #expect(found.column == 5)
+    }
+
+    /// Headers toml++ refuses by itself keep its message.
+    @Test(arguments: ["[ [a]]\n", "[]\n", "[a b]\n"])
+    func otherBadHeadersKeepTOMLKitsMessage(text: String) throws {
+        let found = try problem(text)
+        #expect(found.kind == .syntax)
+        #expect(found.message.hasPrefix("invalid TOML: error while parsing"), "\(found.message)")
+    }
 }

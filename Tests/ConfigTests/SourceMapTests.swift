@@ -75,6 +75,24 @@ import Testing
         #expect(map.position(of: ["grid", "spacing"]) == Position(line: 4, column: 1))
     }
 
+    /// A dotted key of thousands of parts (valid TOML, found by the config fuzz target) records its
+    /// first levels only: every prefix of it cost memory quadratic in its length.
+    @Test func longDottedKeyRecordsOnlyItsFirstLevels() {
+        let parts = Array(repeating: "a", count: 2000)
+        let map = SourceMap("[grid]\n" + parts.joined(separator: ".") + " = 1\n")
+        #expect(map.position(of: ["grid", "a", "a"]) == Position(line: 2, column: 1))
+        #expect(map.position(of: ["grid", "a", "a", "a"]) == nil)
+        #expect(map.position(of: ["grid"] + parts) == nil)
+    }
+
+    /// The map is read before toml++ sees the text: arrays nested a hundred thousand deep end the
+    /// reading instead of overflowing the stack.
+    @Test func deepNestingEnds() {
+        let map = SourceMap("a = " + String(repeating: "[", count: 100_000) + "\n[grid]\ncolumns = 4\n")
+        #expect(map.position(of: ["a"]) == Position(line: 1, column: 1))
+        #expect(map.deepestKey?.depth == 1)
+    }
+
     /// Only valid TOML reaches the map, but broken text must still end, not loop or trap.
     @Test(arguments: ["\"unterminated", "[", "]]]", "a = {", "a = [", "a = \"\"\"open", "= = =", "a.", "{}{}",
                       "x = '''\n", "\\", "a = \"\\u12\""])

@@ -1,0 +1,45 @@
+import Foundation
+import Photos
+
+/// The `jpeg-header` fuzz target: the bytes as the start of a photo file, read as the library scan
+/// reads it (the marker walk, the EXIF orientation, TurboJPEG's header read and the size limits),
+/// and the same bytes as an EXIF block on their own. A header of at most 4096 pixels is decoded
+/// too (TurboJPEG or the libjpeg fallback, then the resampler), as the workers would.
+public enum JPEGHeaderFuzzTarget {
+    public enum Outcome: Equatable, Sendable {
+        /// The header was refused, with the reason a user would read.
+        case rejected(String)
+        case header(width: Int, height: Int)
+        /// A small image whose header passed but whose data did not decode.
+        case undecodable(String)
+    }
+
+    /// One decoder for every input (its TurboJPEG handle serves one thread at a time: the tests
+    /// replay inputs in parallel).
+    nonisolated(unsafe) private static var decoder: JPEGDecoder? = try? JPEGDecoder(maxMegapixels: 100)
+    private static let lock = NSLock()
+
+    public static func run(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        lock.withLock { runAlone(bytes) }
+    }
+
+    private static func runAlone(_ bytes: UnsafeRawBufferPointer) -> Outcome {
+        let array = Array(bytes)
+        // The bytes after "Exif\0\0", so that the EXIF reader sees them whole.
+        _ = EXIF.orientationValue(app1Payload: ([0x45, 0x78, 0x69, 0x66, 0, 0] + array)[...])
+        guard let decoder else { return .rejected("no TurboJPEG handle") }
+        do {
+            let header = try decoder.readHeader(bytes: array, path: "fuzz.jpg")
+            if header.size.width * header.size.height <= 4096 {
+                do {
+                    _ = try decoder.decode(bytes: array, path: "fuzz.jpg", to: ImageSize(width: 24, height: 16))
+                } catch {
+                    return .undecodable("\(error)")
+                }
+            }
+            return .header(width: header.size.width, height: header.size.height)
+        } catch {
+            return .rejected("\(error)")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import FuzzTargets
+import Testing
+import TestSupport
+
+/// The `jpeg-header` and `thumbnail` fuzz targets' committed corpora and regressions, through the
+/// fuzzers' own entries: none crashes, a refused header says why, and the thumbnail files the
+/// cache itself wrote decode.
+@Suite struct FuzzCorpusTests {
+    @Test(arguments: FuzzCorpus.inputs("jpeg-header"))
+    func jpegHeaderReplays(_ input: FuzzCorpus.Input) {
+        let outcome = FuzzCorpus.withBuffer(input) { JPEGHeaderFuzzTarget.run($0) }
+        switch outcome {
+        case .rejected(let reason), .undecodable(let reason):
+            #expect(reason.contains("fuzz.jpg"), "\(reason)")
+        case .header(let width, let height):
+            #expect(width > 0 && height > 0)
+        }
+    }
+
+    @Test(arguments: FuzzCorpus.inputs("thumbnail"))
+    func thumbnailReplays(_ input: FuzzCorpus.Input) {
+        let outcome = FuzzCorpus.withBuffer(input) { ThumbnailFuzzTarget.run($0) }
+        if input.path.hasPrefix("Fuzz/Corpus/thumbnail/seed-") {
+            #expect(outcome == .decoded)
+        }
+    }
+
+    @Test func thumbnailSeedIsWhatTheCacheWrites() throws {
+        let seed = try #require(ThumbnailFuzzTarget.seed())
+        #expect(seed.withUnsafeBytes { ThumbnailFuzzTarget.run($0) } == .decoded)
+        #expect(FuzzCorpus.inputs("thumbnail").contains { $0.path.hasSuffix("/seed-gradient") })
+    }
+}
