@@ -214,34 +214,12 @@ private struct Scanner {
         case "\""?: noteNUL(basicString().unicodeScalars.contains("\0"))
         case "'"?: _ = literalString()
         case "["?:
-            guard nesting < SourceMap.maximumNesting else { index = text.count; return }  // toml++ refuses it
-            nesting += 1
-            defer { nesting -= 1 }
-            advance()
-            while true {
-                skipBlank(newlines: true)
-                guard let scalar = peek() else { return }
-                let start = index
-                if scalar == "]" { advance(); return }
-                if scalar == "," { advance(); continue }
-                if scalar == "}" { noteCrashingSyntax(at: here, "`}` where an array expects a value or `]`") }
-                value(path: nil)
-                if index == start { advance() }
+            items(closedBy: "]") { reader in
+                if reader.peek() == "}" { reader.noteCrashingSyntax(at: reader.here, "`}` where an array expects a value or `]`") }
+                reader.value(path: nil)
             }
         case "{"?:
-            guard nesting < SourceMap.maximumNesting else { index = text.count; return }
-            nesting += 1
-            defer { nesting -= 1 }
-            advance()
-            while true {
-                skipBlank(newlines: true)
-                guard let scalar = peek() else { return }
-                let start = index
-                if scalar == "}" { advance(); return }
-                if scalar == "," { advance(); continue }
-                keyValue(prefix: path)
-                if index == start { advance() }
-            }
+            items(closedBy: "}") { reader in reader.keyValue(prefix: path) }
         default:
             // Numbers, booleans, dates (which may contain a space): up to the next delimiter.
             let start = index, position = here
@@ -249,6 +227,24 @@ private struct Scanner {
                 advance()
             }
             checkDate(text[start..<index], at: position)
+        }
+    }
+
+    /// An array's or inline table's items, from its opening bracket to `close`, separated by
+    /// commas; nested past toml++'s limit the rest of the text is skipped (toml++ refuses it).
+    private mutating func items(closedBy close: Unicode.Scalar, _ item: (inout Self) -> Void) {
+        guard nesting < SourceMap.maximumNesting else { index = text.count; return }
+        nesting += 1
+        defer { nesting -= 1 }
+        advance()
+        while true {
+            skipBlank(newlines: true)
+            guard let scalar = peek() else { return }
+            let start = index
+            if scalar == close { advance(); return }
+            if scalar == "," { advance(); continue }
+            item(&self)
+            if index == start { advance() }
         }
     }
 

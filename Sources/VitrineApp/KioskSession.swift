@@ -71,8 +71,7 @@ final class KioskSession {
             switch action {
             case .returnToGrid: viewer.scene.returnToStart(at: sceneTime(now: now))
             case .nextSlide: viewer.scene.showNext(at: sceneTime(now: now))
-            case .blank: break
-            case .wake: onScreen = nil
+            case .blank, .wake: break
             }
             scheduler.forceRedraw()
         }
