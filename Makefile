@@ -27,6 +27,8 @@ install: $(BINARY)
 	install -d -m 0755 $(DESTDIR)$(PREFIX)/share/vitrine/samples
 	install -m 0644 Samples/photos/*.jpg Samples/ATTRIBUTION.md $(DESTDIR)$(PREFIX)/share/vitrine/samples/
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/vitrine/README.md
+	# Not active: the drop-in that opens the network for [remote] listen (README, "Remote status and control").
+	install -m 0644 systemd/remote-access.conf $(DESTDIR)$(PREFIX)/share/doc/vitrine/remote-access.conf
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(UNITDIR)/vitrine.service

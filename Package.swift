@@ -12,6 +12,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The remote status and control server (SPEC §9); its default traits (swift-configuration,
+        // full Foundation) are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Already under Hummingbird; named for the pieces the server uses directly (its event loop
+        // thread, the request-deadline handler, the service group it runs in).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, found through pkg-config.
@@ -75,10 +84,25 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // The remote status and control server (SPEC §9): HTTP on threads of its own, reading a
+        // snapshot the run loop publishes and queueing actions for it.
+        .target(name: "Remote", dependencies: [
+            "Linux", "PNG", "Blitter",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
         .target(name: "VitrineApp", dependencies: [
             "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
-            "Rendering", "Devices",
+            "Rendering", "Devices", "Remote",
             .product(name: "Logging", package: "swift-log"),
             // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),
@@ -132,6 +156,7 @@ let package = Package(
         ], exclude: ["JPEGs"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
+        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Blitter", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport",
         ]),

@@ -11,6 +11,7 @@ public struct Settings: Equatable, Sendable {
     public var kiosk = Kiosk()
     public var cache = Cache()
     public var log = Log()
+    public var remote = Remote()
 
     public init() {}
 
@@ -143,6 +144,15 @@ public struct Settings: Equatable, Sendable {
 
     public struct Log: Equatable, Sendable {
         public var level = LogLevel.info
+        public init() {}
+    }
+
+    /// The remote status and control server (SPEC §9).
+    public struct Remote: Equatable, Sendable {
+        /// nil (""): no server.
+        public var listen: ListenAddress? = nil
+        /// The bearer token for /screenshot and /control; unreadable or empty: those are off.
+        public var tokenFile = "/etc/vitrine/remote.token"
         public init() {}
     }
 }

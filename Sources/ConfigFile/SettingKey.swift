@@ -117,18 +117,26 @@ extension SettingKey {
     static func autoParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, expected: String,
                                   parse: @escaping (String) -> Value?,
                                   format: @escaping (Value) -> String) -> SettingKey {
+        optionalParsed(name, field, off: "auto", expected: expected, parse: parse, format: format)
+    }
+
+    /// `off` (nil: "auto", or "" for a feature that is off) or a string that `parse` turns into a
+    /// value (nil: malformed); `format` writes the value back as that string.
+    static func optionalParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, off: String,
+                                      expected: String, parse: @escaping (String) -> Value?,
+                                      format: @escaping (Value) -> String) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
-            let expected = "\"auto\" or \(expected)"
+            let expected = "\(quoted(off)) or \(expected)"
             guard let string = value.string else {
                 return .failure(wrongType(key, "must be \(expected)", value))
             }
-            if string == "auto" { return .success(nil) }
+            if string == off { return .success(nil) }
             guard let parsed = parse(string) else {
                 return .failure(Complaint(kind: .badFormat, message:
                     "`\(key)` must be \(expected); got \(quoted(string))"))
             }
             return .success(parsed)
-        }, encode: { quoted($0.map(format) ?? "auto") })
+        }, encode: { quoted($0.map(format) ?? off) })
     }
 
     /// "auto" (nil) or one of the integers 0, 90, 180, 270.

@@ -94,6 +94,12 @@ enum SettingsSchema {
         SettingTable(name: "log", keys: [
             .choice("level", \.log.level),
         ]),
+        SettingTable(name: "remote", keys: [
+            .optionalParsed("listen", \.remote.listen, off: "",
+                            expected: "an address \"HOST:PORT\" such as \"127.0.0.1:9180\" or \"[::]:9180\"",
+                            parse: ListenAddress.init, format: \.description),
+            .text("token_file", \.remote.tokenFile, expected: "an absolute file path", isValid: isAbsolutePath),
+        ]),
     ]
 
     static func table(named name: String) -> SettingTable? {

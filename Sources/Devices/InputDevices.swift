@@ -45,6 +45,14 @@ public final class InputDevices {
 
     public var touchDeviceCount: Int { sources.values.filter { $0.decoder != nil }.count }
 
+    /// The devices in use, for `/status`: "/dev/input/event3: touch \"ILITEK Multi-Touch\"".
+    public var descriptions: [String] {
+        sources.sorted { $0.key < $1.key }.map { path, source in
+            let kind = source.decoder != nil ? "touch" : source.mouse != nil ? "mouse" : "keys"
+            return "\(path): \(kind) \"\(source.device.description.name)\""
+        }
+    }
+
     /// Opens what is there now and watches for more.
     public func start() {
         do {

@@ -27,6 +27,26 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The decoder refused the data: its own message.
         case decoder(String)
 
+        /// The reasons as `/metrics` labels them, every one (a gauge per reason, zeros too).
+        public static let labels = ["unreadable", "empty", "not_jpeg", "no_image", "truncated_header", "no_image_data",
+                                    "file_too_large", "zero_size", "too_large", "unsupported", "decoder"]
+
+        public var label: String {
+            switch self {
+            case .unreadable: "unreadable"
+            case .empty: "empty"
+            case .notJPEG: "not_jpeg"
+            case .noImage: "no_image"
+            case .truncatedHeader: "truncated_header"
+            case .noImageData: "no_image_data"
+            case .fileTooLarge: "file_too_large"
+            case .zeroSize: "zero_size"
+            case .tooLarge: "too_large"
+            case .unsupported: "unsupported"
+            case .decoder: "decoder"
+            }
+        }
+
         public var description: String {
             switch self {
             case let .unreadable(error):

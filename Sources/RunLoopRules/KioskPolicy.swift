@@ -91,6 +91,15 @@ public struct KioskPolicy: Equatable, Sendable {
         return [.wake]
     }
 
+    /// The remote's "screen_off": blanked as after `blankAfter`, until input (a touch, a
+    /// key, the remote's "screen_on") wakes it.
+    public mutating func blank() -> [Action] {
+        guard !isBlanked else { return [] }
+        isBlanked = true
+        nextSlide = nil
+        return [.blank]
+    }
+
     /// The time has come to `now` (called at `nextDeadline` or later, or any time at all).
     public mutating func tick(at now: Double) -> [Action] {
         var actions: [Action] = []

@@ -215,6 +215,39 @@ public final class Scene {
         }
     }
 
+    /// The remote's "previous": the pager pages back (the last after the first); from the grid the
+    /// photo before the last opened one opens. Nothing happens while a finger is down or a
+    /// transition runs.
+    public func showPrevious(at time: Double) {
+        advance(to: time)
+        guard !photoSizes.isEmpty, !recognizer.isTouching else { return }
+        switch state {
+        case .pager:
+            show(photoSizes.count == 1 ? 0 : (pager.currentIndex + photoSizes.count - 1) % photoSizes.count, at: now)
+        case .grid:
+            show(lastOpenedIndex.map { ($0 + photoSizes.count - 1) % photoSizes.count } ?? photoSizes.count - 1, at: now)
+        default:
+            return
+        }
+    }
+
+    /// The remote's "open": photo `index` opens from the grid, or the pager pages to it.
+    public func show(_ index: Int, at time: Double) {
+        advance(to: time)
+        guard index >= 0, index < photoSizes.count, !recognizer.isTouching else { return }
+        switch state {
+        case .pager:
+            guard index != pager.currentIndex else { return }
+            pager.advance(to: index, at: now)
+            currentPhotoChanged(to: index)
+        case .grid:
+            grid.scrollToShow(index)
+            open(index, at: now)
+        default:
+            return
+        }
+    }
+
     /// The library changed. The grid keeps its scroll position; if the open photo is gone the scene
     /// is back in the grid at once.
     public func setPhotoSizes(_ sizes: [Size], openPhoto change: OpenPhotoChange = .unchanged) {

@@ -18,6 +18,8 @@ final class KioskContent {
     }
 
     private(set) var settings: Settings
+    /// The files the last scan left out, by reason (`PhotoError.Reason.label`).
+    private(set) var skipped: [String: Int] = [:]
     private let configPath: String
     private let logger: Logger
     private let status: ServiceStatus
@@ -34,7 +36,9 @@ final class KioskContent {
 
     /// The photos in the folder now; every file left out has been logged with its reason.
     func scan() -> [PhotoInfo] {
-        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+        let library = try? PhotoFolder.library(settings.photos, logger: logger)
+        let photos = library?.photos ?? []
+        skipped = Dictionary(grouping: library?.rejects ?? [], by: \.reason.label).mapValues(\.count)
         if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
         status.photoCount = photos.count
         status.refresh()

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import Linux
 import Logging
+import Remote
 import Rendering
 import RunLoopRules
 import Scene
@@ -27,6 +28,8 @@ final class KioskRunner {
     private var session: KioskSession?
     private var inputs: InputDevices?
     private var folder: PhotoFolderWatch?
+    /// The remote status and control server, when `remote.listen` is set.
+    private let remote: RemoteLink?
     private var canvas = Bitmap(width: 0, height: 0)
     private var stopping = false
     /// Why the loop stopped, when it was not a signal: the process exits with it.
@@ -46,10 +49,12 @@ final class KioskRunner {
         let wake = decoded
         content = KioskContent(settings: settings, configPath: configPath, logger: logger, status: status,
                                onDecoded: { wake.signal() })
+        remote = try RemoteLink(settings: settings.remote, logger: logger, now: MonotonicClock.now())
     }
 
     /// Closes what `init` opened, in reverse; after `run` has returned.
     func close() {
+        remote?.close()
         status.close()
         housekeeping.close()
         frameTimer.close()
@@ -84,10 +89,14 @@ final class KioskRunner {
             uevents = nil
             logger.warning("not listening for display hotplug (uevents): \(error); looking again every second")
         }
+        if let remote {
+            try loop.watch(remote.fileDescriptor) { [unowned self] in self.remoteRequests(remote) }
+        }
         defer { shutDown() }
         displayChanged { try display.open() }
         tick()
         while !stopping {
+            publishRemote()
             try loop.runOnce(timeout: nil)
         }
         if let failure { throw failure }
@@ -218,6 +227,7 @@ final class KioskRunner {
     /// than the last frame, which was sampled at its future vblank; the scene applies them at its
     /// current time and keeps their own times for tap timing and velocity.
     private func input(_ input: SceneInput) {
+        if case .touch(let frame) = input { remote?.touched(contacts: frame.contacts.count) }
         guard let session else { return }
         carryOut(session.handle(input, now: MonotonicClock.now()))
         drawIfNeeded()
@@ -279,6 +289,50 @@ final class KioskRunner {
                                   now: end)
             // One line per frame at log.level "debug": a still screen writes none.
             logger.debug("frame \(status.framesPresented): \(frame.mode.rawValue)")
+        }
+    }
+
+    // MARK: - Remote status and control
+
+    /// After each turn of the loop: what the server answers from until the next.
+    private func publishRemote() {
+        remote?.publish(status: status, content: content, display: display, session: session, inputs: inputs,
+                        now: MonotonicClock.now())
+    }
+
+    /// The server queued actions or waits for a screenshot.
+    private func remoteRequests(_ remote: RemoteLink) {
+        remote.drain()
+        for action in remote.state.takeActions() { control(action) }
+        if remote.state.wantsScreenshot {
+            // A copy of the frame composed last, made here between frames: never an extra render.
+            let frame = session != nil && status.framesPresented > 0
+                ? Bitmap(width: canvas.width, height: canvas.height, stride: canvas.stride,
+                         pixels: canvas.pixels.withUnsafeBufferPointer { Array($0) })
+                : nil
+            remote.state.answerScreenshots(with: frame)
+        }
+        drawIfNeeded()
+    }
+
+    private func control(_ action: RemoteAction) {
+        logger.info("remote: \(action)")
+        if action == .reload { return reload() }
+        guard let session, let output = display.output else {
+            return logger.notice("remote: \(action.name) has nothing to act on while waiting for a display")
+        }
+        for decided in session.control(action, now: MonotonicClock.now()) {
+            switch decided {
+            case .blank:
+                logger.info("remote: display \(output.switchOff())")
+                status.set(.displayOff("remote"))
+            case .wake:
+                output.switchOn()
+                logger.info("remote: display on")
+                status.set(.showing)
+            case .returnToGrid, .nextSlide:
+                break
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Remote
 import Rendering
 import RunLoopRules
 import Scene
@@ -75,6 +76,30 @@ final class KioskSession {
             }
             scheduler.forceRedraw()
         }
+    }
+
+    /// A remote action at `now` (SPEC §9; "reload" is the runner's). Returns what the policy
+    /// decided (the caller switches the display). Moving between photos counts as input: it wakes a
+    /// blanked screen and restarts the idle time.
+    @discardableResult
+    func control(_ action: RemoteAction, now: Double) -> [KioskPolicy.Action] {
+        let actions: [KioskPolicy.Action]
+        switch action {
+        case .screenOff: actions = policy.blank()
+        case .reload: return []
+        default: actions = policy.key(at: now).1
+        }
+        apply(actions, now: now)
+        let time = sceneTime(now: now)
+        switch action {
+        case .next: viewer.scene.showNext(at: time)
+        case .previous: viewer.scene.showPrevious(at: time)
+        case .open(let index): viewer.scene.show(index, at: time)
+        case .close: viewer.scene.close(at: time)
+        case .screenOff, .screenOn, .reload: break
+        }
+        scheduler.forceRedraw()
+        return actions
     }
 
     /// Something outside the scene changed what the screen shows (the library, the display came

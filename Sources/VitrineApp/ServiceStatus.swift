@@ -16,13 +16,16 @@ final class ServiceStatus {
 
     private let notifier: ServiceNotifier?
     private let logger: Logger
-    private var state = State.starting
+    private(set) var state = State.starting
     private var readySent = false
     private var lastWatchdog = -Double.infinity
     private var minute = FrameStatistics()
     private var minuteStart: Double
     /// Frames put on screen since start.
     private(set) var framesPresented = 0
+    /// Vblanks missed and every frame's compose time since start, for `/metrics`.
+    private(set) var framesDropped = 0
+    private(set) var frameTimes = FrameTimeHistogram()
     var photoCount = 0
 
     init(notifier: ServiceNotifier?, logger: Logger, now: Double) {
@@ -52,6 +55,8 @@ final class ServiceStatus {
     func framePresented(composeTime: Double, missedVblanks: Int, now: Double) {
         minute.record(composeTime: composeTime, missedVblanks: missedVblanks)
         framesPresented += 1
+        framesDropped += max(0, missedVblanks)
+        frameTimes.record(composeTime)
         feedWatchdog(now: now)
     }
 

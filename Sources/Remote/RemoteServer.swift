@@ -1,0 +1,80 @@
+import Dispatch
+import HummingbirdCore
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The HTTP server of SPEC §9 on Hummingbird: one event loop thread of its own plus Swift's task
+/// threads for the answers, never the run loop's. A bind failure is logged and the kiosk goes on
+/// showing photos without it.
+public final class RemoteServer: @unchecked Sendable {
+    /// A connection that sends nothing for this long is closed; a request must be answered within
+    /// it too (`RequestDeadlineHandler`).
+    public static let timeout = TimeAmount.seconds(10)
+    /// More connections wait in the listen backlog until one closes: each holds a descriptor.
+    public static let maxConnections = 64
+
+    private let group: MultiThreadedEventLoopGroup
+    private let services: ServiceGroup
+    private let finished = DispatchSemaphore(value: 0)
+    private let boundPort = NIOLockedValueBox<Int?>(nil)
+
+    /// Starts listening on `host`:`port` (0: any free port, for tests) and returns at once; the
+    /// log says when it listens or why it cannot.
+    public init(host: String, port: Int, tokenFile: String, state: RemoteState, logger: Logger) {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let where_ = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let boundPort = boundPort
+        let application = Application(
+            responder: RemoteResponder(state: state, tokenFile: tokenFile),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [RequestDeadlineHandler(limit: Self.timeout)],
+                idleTimeout: Self.timeout,
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384, maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: "vitrine",
+                availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port
+                boundPort.withLockedValue { $0 = port }
+                logger.info("remote: listening on \(where_)\(port.map { " (port \($0))" } ?? "") for /metrics, /status, /screenshot, /control")
+            },
+            eventLoopGroupProvider: .shared(group),
+            logger: Self.quieter(logger))
+        services = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let services = services, finished = finished
+        Task.detached {
+            do {
+                try await services.run()
+            } catch {
+                logger.error("remote: cannot serve on \(where_) (remote.listen): \(error); the kiosk goes on without remote access")
+            }
+            finished.signal()
+        }
+    }
+
+    /// Hummingbird's own lines ("Server started...", one per request at debug) only at debug:
+    /// at info the kiosk's log says the same in its own words.
+    private static func quieter(_ logger: Logger) -> Logger {
+        var quieter = logger
+        if quieter.logLevel == .info { quieter.logLevel = .notice }
+        return quieter
+    }
+
+    /// The port it listens on, once it does.
+    public var port: Int? { boundPort.withLockedValue { $0 } }
+
+    /// Stops accepting, lets the requests in flight finish (2 s at most) and joins its thread.
+    public func stop() {
+        let services = services
+        Task.detached { await services.triggerGracefulShutdown() }
+        if finished.wait(timeout: .now() + 2) == .timedOut {
+            // A client still holding a request: the process is about to exit anyway.
+            return
+        }
+        try? group.syncShutdownGracefully()
+    }
+}

@@ -1,0 +1,66 @@
+/// What the kiosk looks like from outside at one moment: published by the run loop after each turn
+/// (under a lock, see `RemoteState`) and read by the server's threads, which never touch the loop's
+/// own objects.
+public struct RemoteSnapshot: Equatable, Sendable {
+    public enum State: String, Sendable {
+        case starting
+        case waitingForDisplay = "waiting_for_display"
+        case showing
+        case displayOff = "display_off"
+    }
+
+    public struct Display: Equatable, Sendable {
+        public var connector: String
+        /// "1920x1080@60".
+        public var mode: String
+        /// False while the connector in use is unplugged.
+        public var connected: Bool
+
+        public init(connector: String, mode: String, connected: Bool) {
+            self.connector = connector
+            self.mode = mode
+            self.connected = connected
+        }
+    }
+
+    public var version: String
+    public var state = State.starting
+    /// Why, for `waitingForDisplay` and `displayOff`.
+    public var stateDetail: String?
+    /// The scene's mode ("grid", "opening", "pager", "dismissing", "closing"); nil without a display.
+    public var mode: String?
+    public var currentIndex: Int?
+    public var currentFile: String?
+    public var photoCount = 0
+    public var screenOn = false
+    public var display: Display?
+    public var inputDevices: [String] = []
+    public var uptime = 0.0
+
+    // The counters of /metrics, since start.
+    public var framesDrawn = 0
+    public var framesDropped = 0
+    /// Compose time buckets (seconds): cumulative (upper bound, count) ending with +infinity.
+    public var frameTimeBuckets: [(bound: Double, count: Int)] = []
+    public var frameTimeSum = 0.0
+    public var photosShown = 0
+    /// Files the last scan of the folder left out, by reason; every reason, zeros too.
+    public var photosSkipped: [(reason: String, count: Int)] = []
+    public var decodedBytes = 0
+    public var touches = 0
+
+    public init(version: String) {
+        self.version = version
+    }
+
+    public static func == (a: RemoteSnapshot, b: RemoteSnapshot) -> Bool {
+        a.version == b.version && a.state == b.state && a.stateDetail == b.stateDetail && a.mode == b.mode
+            && a.currentIndex == b.currentIndex && a.currentFile == b.currentFile && a.photoCount == b.photoCount
+            && a.screenOn == b.screenOn && a.display == b.display && a.inputDevices == b.inputDevices
+            && a.uptime == b.uptime && a.framesDrawn == b.framesDrawn && a.framesDropped == b.framesDropped
+            && a.frameTimeBuckets.elementsEqual(b.frameTimeBuckets, by: { $0 == $1 })
+            && a.frameTimeSum == b.frameTimeSum && a.photosShown == b.photosShown
+            && a.photosSkipped.elementsEqual(b.photosSkipped, by: { $0 == $1 })
+            && a.decodedBytes == b.decodedBytes && a.touches == b.touches
+    }
+}
