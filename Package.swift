@@ -119,6 +119,7 @@ let package = Package(
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
             "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux",
+            "Remote", "RunLoopRules",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -158,7 +159,8 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Blitter", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
-            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport",
+            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport", "Geometry", "Rendering",
+            "Remote", .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v5]

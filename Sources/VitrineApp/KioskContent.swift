@@ -58,8 +58,8 @@ final class KioskContent {
             logger.error("SIGHUP: keeping the old configuration: \(error)")
             return .broken
         }
-        if fresh.display != settings.display || fresh.input != settings.input {
-            logger.notice("SIGHUP: [display] and [input] changes take effect at the next start")
+        if fresh.display != settings.display || fresh.input != settings.input || fresh.remote != settings.remote {
+            logger.notice("SIGHUP: [display], [input] and [remote] changes take effect at the next start")
         }
         StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
         let changed = fresh != settings

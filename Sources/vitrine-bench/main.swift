@@ -11,10 +11,21 @@ import Rendering
 // vitrine-bench: the blitter and the renderer at 1920x1080 against pixman doing the same work, and
 // JPEG decode of a 12 MP photo. Usage: vitrine-bench [--samples DIR] [--markdown FILE] [--quick]
 // `vitrine-bench startup [options]`: start-up, disk thumbnail cache, memory and soak (StartupBenchmark).
+// `vitrine-bench remote [options]`: the frame time with and without wrk on the remote server (RemoteBenchmark).
 
 if CommandLine.arguments.dropFirst().first == "startup" {
     do {
         try StartupBenchmark.run(arguments: Array(CommandLine.arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("vitrine-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if CommandLine.arguments.dropFirst().first == "remote" {
+    do {
+        try RemoteBenchmark.run(arguments: Array(CommandLine.arguments.dropFirst()))
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("vitrine-bench: \(error)\n".utf8))

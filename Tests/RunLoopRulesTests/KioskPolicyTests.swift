@@ -74,6 +74,18 @@ import RunLoopRules
         #expect(policy.key(at: 7) == (.deliver, []))
     }
 
+    /// The remote's screen_off: blanked at once, whatever blank_after says, until input.
+    @Test func theRemoteBlanksUntilInput() {
+        var policy = KioskPolicy(parameters: Parameters(idleTimeout: 10, idleAction: .slideshow), now: 0)
+        #expect(policy.blank() == [.blank])
+        #expect(policy.isBlanked)
+        #expect(policy.blank().isEmpty)
+        #expect(policy.nextDeadline == nil)
+        #expect(run(&policy, from: 0, to: 60).isEmpty)
+        #expect(policy.key(at: 61) == (.swallow, [.wake]))
+        #expect(!policy.isBlanked)
+    }
+
     @Test func blankingStopsTheSlideshow() {
         var policy = KioskPolicy(parameters: Parameters(idleTimeout: 10, idleAction: .slideshow, slideshowInterval: 8,
                                                         blankAfter: 30), now: 0)

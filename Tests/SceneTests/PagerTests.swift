@@ -186,6 +186,40 @@ import TestSupport
         #expect(h.settle().photoRect == landscapeFit)
     }
 
+    /// The remote's "previous" and "open": the pager pages back (wrapping) or to the photo asked for.
+    @Test func previousAndShowPageThePager() {
+        let h = opened(1, photoCount: 3)
+        h.scene.showPrevious(at: h.time)
+        #expect(h.scene.currentIndex == 0)
+        #expect(h.frame().photoRect == landscapeFit.offsetBy(dx: -pageWidth, dy: 0))
+        #expect(h.settle().photoRect == landscapeFit)
+        h.scene.showPrevious(at: h.time)
+        #expect(h.scene.currentIndex == 2)
+        _ = h.settle()
+        h.scene.show(1, at: h.time)
+        #expect(h.scene.currentIndex == 1)
+        #expect(h.settle().mode == .pager)
+        h.scene.show(7, at: h.time)
+        #expect(h.scene.currentIndex == 1)
+    }
+
+    /// From the grid, "open" opens that photo and "previous" the one before the last opened.
+    @Test func showAndPreviousOpenFromTheGrid() {
+        let h = Harness(photoCount: 5)
+        h.scene.show(3, at: h.time)
+        #expect(h.frame().mode == .opening)
+        #expect(h.scene.currentIndex == 3)
+        _ = h.settle()
+        h.scene.close(at: h.time)
+        #expect(h.settle().mode == .grid)
+        h.scene.showPrevious(at: h.time)
+        #expect(h.scene.currentIndex == 2)
+        #expect(h.settle().mode == .pager)
+        let fresh = Harness(photoCount: 5)
+        fresh.scene.showPrevious(at: fresh.time)
+        #expect(fresh.scene.currentIndex == 4)
+    }
+
     @Test func atRestNothingAnimates() {
         let h = opened(5)
         #expect(!h.scene.isAnimating)
