@@ -162,11 +162,12 @@ public final class PagerView: TransitionEnd {
         return changed
     }
 
-    /// Slideshow: the next photo (after the last comes the first) slides in from the right.
-    func advance(to index: Int, at time: Double) {
+    /// Slideshow: the next photo (after the last comes the first) slides in from the right; the
+    /// remote's "previous" (`direction` -1) from the left.
+    func advance(to index: Int, direction: Int = 1, at time: Double) {
         guard index >= 0, index <= lastIndex, index != currentIndex else { return }
         hold(at: time)
-        move(to: index, direction: 1)
+        move(to: index, direction: direction)
         settleOffset(velocity: 0, at: time)
     }
 

@@ -223,7 +223,10 @@ public final class Scene {
         guard !photoSizes.isEmpty, !recognizer.isTouching else { return }
         switch state {
         case .pager:
-            show(photoSizes.count == 1 ? 0 : (pager.currentIndex + photoSizes.count - 1) % photoSizes.count, at: now)
+            let previous = (pager.currentIndex + photoSizes.count - 1) % photoSizes.count
+            guard previous != pager.currentIndex else { return }
+            pager.advance(to: previous, direction: -1, at: now)
+            currentPhotoChanged(to: previous)
         case .grid:
             show(lastOpenedIndex.map { ($0 + photoSizes.count - 1) % photoSizes.count } ?? photoSizes.count - 1, at: now)
         default:
@@ -238,7 +241,7 @@ public final class Scene {
         switch state {
         case .pager:
             guard index != pager.currentIndex else { return }
-            pager.advance(to: index, at: now)
+            pager.advance(to: index, direction: index > pager.currentIndex ? 1 : -1, at: now)
             currentPhotoChanged(to: index)
         case .grid:
             grid.scrollToShow(index)

@@ -1,3 +1,4 @@
+import Blitter
 import Config
 import Foundation
 import Geometry
@@ -6,6 +7,7 @@ import Logging
 import Photos
 import Remote
 import Rendering
+import Scene
 import RunLoopRules
 import Touch
 

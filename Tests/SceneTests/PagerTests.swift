@@ -198,6 +198,8 @@ import TestSupport
         _ = h.settle()
         h.scene.show(1, at: h.time)
         #expect(h.scene.currentIndex == 1)
+        // Photo 1 (a portrait) comes in from the left, as photo 0 did.
+        #expect(h.frame().photoRect?.x == -pageWidth)
         #expect(h.settle().mode == .pager)
         h.scene.show(7, at: h.time)
         #expect(h.scene.currentIndex == 1)
