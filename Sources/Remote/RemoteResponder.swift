@@ -28,6 +28,8 @@ struct RemoteResponder: HTTPResponder {
     let tokenFile: String
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        RemoteServer.yieldToTheFrameLoop()
+        defer { state.noteAnswered() }
         guard let route = Route(rawValue: request.uri.path) else {
             let endpoints = Route.allCases.map { "\($0.method.rawValue) \($0.rawValue)" }.joined(separator: ", ")
             return Self.text(.notFound, "no such endpoint: \(request.uri.path.prefix(200)); there are \(endpoints)")

@@ -1,6 +1,8 @@
 import Dispatch
+import Glibc
 import HummingbirdCore
 import Hummingbird
+import Linux
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -16,6 +18,8 @@ public final class RemoteServer: @unchecked Sendable {
     public static let timeout = TimeAmount.seconds(10)
     /// More connections wait in the listen backlog until one closes: each holds a descriptor.
     public static let maxConnections = 64
+    /// The niceness of the server's threads: under load the frame loop (nice 0) gets the CPU first.
+    static let nice: Int32 = 10
 
     private let group: MultiThreadedEventLoopGroup
     private let services: ServiceGroup
@@ -26,6 +30,7 @@ public final class RemoteServer: @unchecked Sendable {
     /// log says when it listens or why it cannot.
     public init(host: String, port: Int, tokenFile: String, state: RemoteState, logger: Logger) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        group.next().execute { Self.yieldToTheFrameLoop() }
         let where_ = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let boundPort = boundPort
         let application = Application(
@@ -50,10 +55,16 @@ public final class RemoteServer: @unchecked Sendable {
             do {
                 try await services.run()
             } catch {
-                logger.error("remote: cannot serve on \(where_) (remote.listen): \(error); the kiosk goes on without remote access")
+                logger.error("remote: cannot serve on \(where_) (remote.listen): \(Self.describe(error)); the kiosk goes on without remote access")
             }
             finished.signal()
         }
+    }
+
+    /// Lowers the calling thread's priority: the event loop's once, the task threads' at each request
+    /// (they are Swift's shared pool; nothing else in vitrine runs on it).
+    static func yieldToTheFrameLoop() {
+        try? ThreadPriority.setCurrentThreadNice(nice)
     }
 
     /// Hummingbird's own lines ("Server started...", one per request at debug) only at debug:
@@ -62,6 +73,14 @@ public final class RemoteServer: @unchecked Sendable {
         var quieter = logger
         if quieter.logLevel == .info { quieter.logLevel = .notice }
         return quieter
+    }
+
+    /// NIO's "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)" as "bind: Address
+    /// already in use (errno 98)".
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        let call = error.description.prefix { $0 != "(" && $0 != ":" }
+        return "\(call): \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
     }
 
     /// The port it listens on, once it does.

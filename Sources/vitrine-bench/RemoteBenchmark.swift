@@ -14,18 +14,21 @@ import Touch
 /// `vitrine-bench remote`: does the remote server disturb the frame loop (issue #15)? A drag through
 /// the grid (with its momentum) is drawn by the real renderer at 60 Hz, 1920x1080, publishing the
 /// run loop's snapshot after every frame as `run` does, in the same process as a `RemoteServer`.
-/// Each round draws it while nothing else happens, then while wrk (Debian's) sends N requests to
-/// /metrics and /status on loopback, and compares the frame-time p99 of the two.
+/// Each round draws the whole drag while wrk (Debian's) sends requests to /metrics and /status on
+/// loopback, at least N of them (wrk is stopped once the drag is over and the server has answered
+/// N), then as many frames while nothing else happens, and compares the frame-time p99 of the two.
 ///
-///     vitrine-bench remote [--requests 10000] [--rounds 5] [--connections 8] [--samples DIR]
+///     vitrine-bench remote [--requests 10000] [--rounds 10] [--threads 2] [--connections 8] [--samples DIR]
 enum RemoteBenchmark {
     static func run(arguments: [String]) throws {
+        setvbuf(stdout, nil, _IOLBF, 0)
         func option(_ name: String) -> String? {
             arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         }
         let requests = Int(option("--requests") ?? "") ?? 10_000
-        let rounds = Int(option("--rounds") ?? "") ?? 5
+        let rounds = Int(option("--rounds") ?? "") ?? 10
         let connections = Int(option("--connections") ?? "") ?? 8
+        let threads = Int(option("--threads") ?? "") ?? 2
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         let samples = option("--samples") ?? packageRoot + "/Samples/photos"
@@ -42,7 +45,7 @@ enum RemoteBenchmark {
         let viewer = Viewer(settings: settings, screenSize: screen, photos: photos, logger: logger, onDecoded: {})
         let frames = dragFrames(viewer)
         print("vitrine-bench remote: a drag through the grid, \(frames.count) frames at 60 Hz, 1920x1080, "
-              + "\(photos.count) photos; \(rounds) rounds of \(requests) wrk requests (\(connections) connections) "
+              + "\(photos.count) photos; \(rounds) rounds of \(requests) wrk requests (\(threads) threads, \(connections) connections) "
               + "to /metrics and /status")
 
         let state = RemoteState(version: "bench", wake: {})
@@ -52,32 +55,49 @@ enum RemoteBenchmark {
         while server.port == nil, Date() < deadline { usleep(10_000) }
         guard let port = server.port else { throw BenchError("the server did not start") }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-bench-wrk-\(getpid()).lua")
-        try wrkScript(requestsPerThread: requests / 2).write(to: script, atomically: true, encoding: .utf8)
+        try wrkScript.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         let url = "http://127.0.0.1:\(port)/"
 
         var loop = FrameLoop(viewer: viewer, state: state)
         // Warm-up: caches, the server's threads (one short wrk run), the renderer's first frames.
-        loop.draw(frames, while: { false }, atLeast: frames.count)
-        _ = try runWrk(wrk, script: script.path, url: url, connections: connections, seconds: 1, alongside: &loop, frames: frames)
+        _ = loop.draw(frames, while: { false }, atLeast: frames.count)
+        _ = try runWrk(wrk, script: script.path, url: url, threads: threads, connections: connections, requests: 2000, state: state,
+                       alongside: &loop, frames: frames)
 
         var quiet = FrameStatistics(), loaded = FrameStatistics()
+        var quietCPU = FrameStatistics(), loadedCPU = FrameStatistics()
+        var roundRatios: [Double] = []
         for round in 1...rounds {
-            let result = try runWrk(wrk, script: script.path, url: url, connections: connections, seconds: 120,
-                                    alongside: &loop, frames: frames)
+            // Every other round starts with the quiet part, so that neither always follows the other.
+            var quietRound = round % 2 == 0 ? loop.draw(frames, while: { false }, atLeast: frames.count) : Round()
+            let result = try runWrk(wrk, script: script.path, url: url, threads: threads, connections: connections, requests: requests,
+                                    state: state, alongside: &loop, frames: frames)
             let loadedRound = result.frames
-            // The same number of frames with the server idle, right after.
-            let quietRound = loop.draw(frames, while: { false }, atLeast: loadedRound.framesDrawn)
+            // As many frames with the server idle.
+            if round % 2 == 1 { quietRound = loop.draw(frames, while: { false }, atLeast: loadedRound.framesDrawn) }
             for time in loadedRound.times { loaded.record(composeTime: time, missedVblanks: 0) }
             for time in quietRound.times { quiet.record(composeTime: time, missedVblanks: 0) }
+            for time in loadedRound.cpuTimes { loadedCPU.record(composeTime: time, missedVblanks: 0) }
+            for time in quietRound.cpuTimes { quietCPU.record(composeTime: time, missedVblanks: 0) }
+            roundRatios.append(Round.p99(loadedRound.times) / max(Round.p99(quietRound.times), 1e-9))
             print(String(format: "round %d: %@ in %.2f s; frames %d, p99 quiet %.2f ms, with wrk %.2f ms",
                          round, result.summary, result.seconds, loadedRound.framesDrawn,
-                         quietRound.p99 * 1000, loadedRound.p99 * 1000))
+                         Round.p99(quietRound.times) * 1000, Round.p99(loadedRound.times) * 1000))
         }
-        let ratio = (loaded.percentile(99) ?? 0) / max(quiet.percentile(99) ?? 1, 1e-9)
+        func ratio(_ a: FrameStatistics, _ b: FrameStatistics) -> Double {
+            (a.percentile(99) ?? 0) / max(b.percentile(99) ?? 1, 1e-9)
+        }
+        let wall = ratio(loaded, quiet), cpu = ratio(loadedCPU, quietCPU)
+        let median = roundRatios.sorted()[roundRatios.count / 2]
         print("quiet:     \(quiet.drawSummary)")
         print("with wrk:  \(loaded.drawSummary)")
-        print(String(format: "frame-time p99 with wrk / without: %.3f (%+.1f%%; goal at most +10%%)", ratio, (ratio - 1) * 100))
+        print("the frame thread's CPU time (CLOCK_THREAD_CPUTIME_ID: without the time other threads and processes "
+              + "took the core from it):")
+        print("quiet:     \(quietCPU.drawSummary)")
+        print("with wrk:  \(loadedCPU.drawSummary)")
+        print(String(format: "frame-time p99 with wrk / without: %.3f (%+.1f%%; goal at most +10%%); median of the "
+                     + "rounds' ratios %.3f; CPU time p99 ratio %.3f", wall, (wall - 1) * 100, median, cpu))
     }
 
     /// A finger drags the grid up 600 px in 0.5 s and lets go: the drag, then its deceleration,
@@ -103,20 +123,15 @@ enum RemoteBenchmark {
         return frames
     }
 
-    /// Each wrk thread alternates /metrics and /status and stops after `requestsPerThread`.
-    static func wrkScript(requestsPerThread: Int) -> String {
-        """
+    /// Each wrk connection alternates /metrics and /status.
+    static let wrkScript = """
         local paths = {"/metrics", "/status"}
         local sent = 0
         request = function()
           sent = sent + 1
           return wrk.format("GET", paths[sent % 2 + 1])
         end
-        response = function(status, headers, body)
-          if sent >= \(requestsPerThread) then wrk.thread:stop() end
-        end
         """
-    }
 
     struct WrkResult {
         var summary: String
@@ -124,34 +139,45 @@ enum RemoteBenchmark {
         var frames: FrameLoop.Round
     }
 
-    /// Starts wrk and draws the drag over and over until it exits.
-    static func runWrk(_ wrk: String, script: String, url: String, connections: Int, seconds: Int,
+    /// Starts wrk and draws the drag over and over until the server has answered `requests` more
+    /// requests; then wrk is stopped (SIGINT: it prints its summary). wrk's own `-d` only caps it.
+    static func runWrk(_ wrk: String, script: String, url: String, threads: Int, connections: Int, requests: Int,
+                       state: RemoteState,
                        alongside loop: inout FrameLoop, frames: [SceneFrame]) throws -> WrkResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script, url]
+        process.arguments = ["-t\(threads)", "-c\(connections)", "-d600s", "-s", script, url]
+        let target = state.requestsAnswered + requests
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         let start = Date()
         try process.run()
-        let round = loop.draw(frames, while: { process.isRunning }, atLeast: 0)
+        // At least the whole drag, and at least `requests` answered.
+        let round = loop.draw(frames, while: { process.isRunning && state.requestsAnswered < target },
+                              atLeast: frames.count)
+        let seconds = Date().timeIntervalSince(start)
+        process.interrupt()
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let requests = text.split(separator: "\n").first { $0.contains("requests in") }
+        let summary = text.split(separator: "\n").first { $0.contains("requests in") }
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "wrk: \(text)"
         let errors = text.split(separator: "\n").filter { $0.contains("Non-2xx") || $0.contains("Socket errors") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        return WrkResult(summary: ([requests] + errors).joined(separator: "; "), seconds: Date().timeIntervalSince(start),
-                         frames: round)
+        let answered = state.requestsAnswered - (target - requests)
+        return WrkResult(summary: (["server answered \(answered); wrk: \(summary)"] + errors).joined(separator: "; "),
+                         seconds: seconds, frames: round)
     }
 
     /// The frame path of `run`, paced at 60 Hz: draw, then publish the snapshot.
     struct FrameLoop {
         struct Round {
+            /// Wall-clock time of each frame (drawn and published), and the frame thread's CPU time.
             var times: [Double] = []
+            var cpuTimes: [Double] = []
             var framesDrawn: Int { times.count }
-            var p99: Double {
+
+            static func p99(_ times: [Double]) -> Double {
                 var statistics = FrameStatistics()
                 for time in times { statistics.record(composeTime: time, missedVblanks: 0) }
                 return statistics.percentile(99) ?? 0
@@ -169,13 +195,19 @@ enum RemoteBenchmark {
             self.state = state
         }
 
+        static func threadCPUTime() -> Double {
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+        }
+
         /// Draws the frames in a loop while `condition` holds and until at least `minimum` are drawn.
         mutating func draw(_ frames: [SceneFrame], while condition: () -> Bool, atLeast minimum: Int) -> Round {
             var round = Round()
             var next = Stopwatch.now()
             var index = 0
             while condition() || round.framesDrawn < minimum {
-                let start = Stopwatch.now()
+                let start = Stopwatch.now(), startCPU = Self.threadCPUTime()
                 viewer.draw(frames[index % frames.count], into: &canvas)
                 drawn += 1
                 let composed = Stopwatch.now() - start
@@ -189,6 +221,7 @@ enum RemoteBenchmark {
                 snapshot.decodedBytes = viewer.store.decodedBytes
                 state.publish(snapshot)
                 round.times.append(Stopwatch.now() - start)
+                round.cpuTimes.append(Self.threadCPUTime() - startCPU)
                 index += 1
                 next += 1.0 / 60
                 let wait = next - Stopwatch.now()
@@ -197,6 +230,8 @@ enum RemoteBenchmark {
             return round
         }
     }
+
+    typealias Round = FrameLoop.Round
 
     struct BenchError: Error, CustomStringConvertible {
         var description: String

@@ -13,19 +13,13 @@ import Rendering
 // `vitrine-bench startup [options]`: start-up, disk thumbnail cache, memory and soak (StartupBenchmark).
 // `vitrine-bench remote [options]`: the frame time with and without wrk on the remote server (RemoteBenchmark).
 
-if CommandLine.arguments.dropFirst().first == "startup" {
+let modes: [String: ([String]) throws -> Void] = [
+    "startup": { try StartupBenchmark.run(arguments: $0) },
+    "remote": { try RemoteBenchmark.run(arguments: $0) },
+]
+if let mode = CommandLine.arguments.dropFirst().first, let run = modes[mode] {
     do {
-        try StartupBenchmark.run(arguments: Array(CommandLine.arguments.dropFirst()))
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("vitrine-bench: \(error)\n".utf8))
-        exit(1)
-    }
-}
-
-if CommandLine.arguments.dropFirst().first == "remote" {
-    do {
-        try RemoteBenchmark.run(arguments: Array(CommandLine.arguments.dropFirst()))
+        try run(Array(CommandLine.arguments.dropFirst()))
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("vitrine-bench: \(error)\n".utf8))

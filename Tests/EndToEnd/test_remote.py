@@ -230,6 +230,31 @@ class RemoteWhileWaitingForADisplayTest(unittest.TestCase):
         self.assertEqual(len(body), 4096)
         self.assertEqual(request("POST", "/control", body, self.authorized())[0], 400)
 
+    def test_a_port_in_use_is_a_clear_log_line_and_the_kiosk_runs_on(self) -> None:
+        folder = self.folder / "second"
+        folder.mkdir()
+        second = RemoteKiosk.__new__(RemoteKiosk)
+        second.port = self.kiosk.port
+        second.folder = folder
+        second.config = folder / "vitrine.toml"
+        second.config.write_text(self.kiosk.config.read_text())
+        second.log_path = folder / "vitrine.log"
+        second.log_file = open(second.log_path, "w")
+        second.process = subprocess.Popen([str(kiosk.build_vitrine()), "run", "--config", str(second.config)],
+                                          stdout=second.log_file, stderr=subprocess.STDOUT, cwd=folder)
+        line = wait_until(lambda: next((l for l in second.log().splitlines() if "remote: cannot serve" in l), None),
+                          30, "the bind failure in the log")
+        self.assertIn(f"remote: cannot serve on 127.0.0.1:{self.kiosk.port} (remote.listen): bind: Address already in use",
+                      line)
+        self.assertIn("the kiosk goes on without remote access", line)
+        time.sleep(1)
+        self.assertIsNone(second.process.poll(), "the kiosk exited")
+        self.assertIn("waiting for a display", second.log())
+        code, log = second.stop()
+        self.assertEqual(code, 0, log)
+        # The first one still answers.
+        self.assertEqual(self.kiosk.request("GET", "/status")[0], 200)
+
     # -- a real Prometheus
 
     def test_prometheus_scrapes_the_kiosk(self) -> None:

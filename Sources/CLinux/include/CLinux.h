@@ -17,6 +17,9 @@
 #include <linux/input.h>
 #include <linux/netlink.h>
 #include <linux/uinput.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // n 32-bit pixels set to `value`. From 2 KB up on x86-64, `rep stosl`: the CPU's fast-string path
 // writes whole cache lines without reading them first (glibc's memset switches to `rep stosb` at
@@ -31,6 +34,12 @@ static inline void vitrine_fill32(uint32_t *start, uint32_t value, size_t n) {
     }
 #endif
     wmemset((wchar_t *)start, (wchar_t)value, n);
+}
+
+// The calling thread's niceness raised to `nice` (setpriority on its thread id: Linux's niceness is
+// per thread). 0, or -1 with errno.
+static inline int vitrine_set_thread_nice(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
 // evdev ioctls, each returning what ioctl returns (-1 with errno on failure).
