@@ -1,7 +1,7 @@
 /// What the kiosk looks like from outside at one moment: published by the run loop after each turn
 /// (under a lock, see `RemoteState`) and read by the server's threads, which never touch the loop's
 /// own objects.
-public struct RemoteSnapshot: Equatable, Sendable {
+public struct RemoteSnapshot: Sendable {
     public enum State: String, Sendable {
         case starting
         case waitingForDisplay = "waiting_for_display"
@@ -51,16 +51,5 @@ public struct RemoteSnapshot: Equatable, Sendable {
 
     public init(version: String) {
         self.version = version
-    }
-
-    public static func == (a: RemoteSnapshot, b: RemoteSnapshot) -> Bool {
-        a.version == b.version && a.state == b.state && a.stateDetail == b.stateDetail && a.mode == b.mode
-            && a.currentIndex == b.currentIndex && a.currentFile == b.currentFile && a.photoCount == b.photoCount
-            && a.screenOn == b.screenOn && a.display == b.display && a.inputDevices == b.inputDevices
-            && a.uptime == b.uptime && a.framesDrawn == b.framesDrawn && a.framesDropped == b.framesDropped
-            && a.frameTimeBuckets.elementsEqual(b.frameTimeBuckets, by: { $0 == $1 })
-            && a.frameTimeSum == b.frameTimeSum && a.photosShown == b.photosShown
-            && a.photosSkipped.elementsEqual(b.photosSkipped, by: { $0 == $1 })
-            && a.decodedBytes == b.decodedBytes && a.touches == b.touches
     }
 }

@@ -99,8 +99,9 @@ class RemoteKiosk:
         return code, self.log()
 
 
-@unittest.skipUnless(shutil.which("promtool") and shutil.which("prometheus"),
-                     "Debian's prometheus package is not installed (scripts/install-deps installs it)")
+NO_PROMETHEUS = "Debian's prometheus package is not installed (scripts/install-deps installs it)"
+
+
 class RemoteWhileWaitingForADisplayTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
@@ -142,6 +143,7 @@ class RemoteWhileWaitingForADisplayTest(unittest.TestCase):
         for key in ["mode", "current_photo", "photo_count", "input_devices"]:
             self.assertIn(key, document)
 
+    @unittest.skipUnless(shutil.which("promtool"), NO_PROMETHEUS)
     def test_metrics_pass_promtool(self) -> None:
         status, headers, body = self.kiosk.request("GET", "/metrics")
         self.assertEqual(status, 200)
@@ -257,6 +259,7 @@ class RemoteWhileWaitingForADisplayTest(unittest.TestCase):
 
     # -- a real Prometheus
 
+    @unittest.skipUnless(shutil.which("prometheus"), NO_PROMETHEUS)
     def test_prometheus_scrapes_the_kiosk(self) -> None:
         port = free_port()
         folder = self.folder / "prometheus"
