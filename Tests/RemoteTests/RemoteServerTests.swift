@@ -1,0 +1,134 @@
+import Blitter
+import Foundation
+import Glibc
+import Logging
+import Remote
+import Synchronization
+import Testing
+import TestSupport
+
+/// The real server on a loopback port: the routes, the token, and the hand-over to a stand-in for
+/// the run loop (a thread that answers when woken, as `KioskRunner` does through its eventfd).
+@Suite(.serialized) struct RemoteServerTests {
+    /// One request with "Connection: close"; the status code and body.
+    private func exchange(_ port: Int, _ request: String) throws -> (status: Int, body: String) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let bytes = Array(request.utf8)
+        try #require(write(fd, bytes, bytes.count) == bytes.count)
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            reply += buffer[0..<n]
+        }
+        let text = String(decoding: reply, as: UTF8.self)
+        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        return (status, body)
+    }
+
+    private func get(_ port: Int, _ path: String, token: String? = nil) throws -> (status: Int, body: String) {
+        try exchange(port, "GET \(path) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n"
+                     + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n")
+    }
+
+    private func post(_ port: Int, _ body: String, token: String?) throws -> (status: Int, body: String) {
+        try exchange(port, "POST /control HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
+                     + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n" + body)
+    }
+
+    private func startServer(tokenFile: String, state: RemoteState) throws -> (RemoteServer, Int) {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = RemoteServer(host: "127.0.0.1", port: 0, tokenFile: tokenFile, state: state, logger: logger)
+        for _ in 0..<1000 where server.port == nil { usleep(10_000) }
+        return (server, try #require(server.port))
+    }
+
+    @Test func routesTokenAndHandOver() throws {
+        let folder = try TestPaths.temporaryDirectory("remote-server")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "sesame\n".write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        let wakes = Atomic<Int>(0)
+        let state = RemoteState(version: "9.9.9", wake: { wakes.add(1, ordering: .relaxed) })
+        var snapshot = state.currentSnapshot()
+        snapshot.state = .showing
+        snapshot.photoCount = 3
+        snapshot.framesDrawn = 42
+        state.publish(snapshot)
+        let (server, port) = try startServer(tokenFile: folder + "/token", state: state)
+        defer { server.stop() }
+
+        let status = try get(port, "/status")
+        #expect(status.status == 200)
+        #expect(status.body.contains("\"photo_count\":3"))
+        let metrics = try get(port, "/metrics?x=1")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains("vitrine_frames_total 42\n"))
+        #expect(metrics.body.contains("vitrine_build_info{version=\"9.9.9\"} 1\n"))
+        #expect(try get(port, "/nope").status == 404)
+        #expect(try exchange(port, "DELETE /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").status == 405)
+
+        #expect(try post(port, #"{"action": "next"}"#, token: nil).status == 401)
+        #expect(try post(port, #"{"action": "next"}"#, token: "sesamE").status == 401)
+        #expect(try post(port, #"{"action": "jump"}"#, token: "sesame").status == 400)
+        #expect(try post(port, #"{"action": "open", "index": 3}"#, token: "sesame").status == 400)
+        #expect(try post(port, String(repeating: " ", count: 4097), token: "sesame").status == 413)
+        #expect(state.takeActions().isEmpty)
+        let accepted = try post(port, #"{"action": "open", "index": 2}"#, token: "sesame")
+        #expect(accepted.status == 202)
+        #expect(accepted.body == "{\"accepted\":\"open\"}\n")
+        #expect(state.takeActions() == [.open(2)])
+        #expect(wakes.load(ordering: .relaxed) >= 1)
+
+        // The screenshot is whatever frame the loop hands over, as PNG.
+        let loop = Thread {
+            while !state.wantsScreenshot { usleep(1000) }
+            state.answerScreenshots(with: Bitmap(width: 4, height: 2, color: 0x00_FF_00))
+        }
+        loop.start()
+        let shot = try get(port, "/screenshot", token: "sesame")
+        #expect(shot.status == 200)
+        #expect(shot.body.hasPrefix("\u{FFFD}PNG"))
+        #expect(try get(port, "/screenshot").status == 401)
+
+        // Without the token file: off, and it says so.
+        try FileManager.default.removeItem(atPath: folder + "/token")
+        let off = try get(port, "/screenshot", token: "sesame")
+        #expect(off.status == 403)
+        #expect(off.body.contains("/screenshot and /control are off"))
+        #expect(state.requestsAnswered == 13)
+    }
+
+    @Test func whileWaitingForADisplayOnlyReloadIsTaken() throws {
+        let folder = try TestPaths.temporaryDirectory("remote-server")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "t0k3n".write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        let state = RemoteState(version: "1", wake: {})
+        var snapshot = state.currentSnapshot()
+        snapshot.state = .waitingForDisplay
+        state.publish(snapshot)
+        let (server, port) = try startServer(tokenFile: folder + "/token", state: state)
+        defer { server.stop() }
+        #expect(try post(port, #"{"action": "next"}"#, token: "t0k3n").status == 503)
+        #expect(try post(port, #"{"action": "reload"}"#, token: "t0k3n").status == 202)
+        #expect(state.takeActions() == [.reload])
+        // Nobody answers the screenshot: 503 after the server's wait.
+        let shot = try get(port, "/screenshot", token: "t0k3n")
+        #expect(shot.status == 503)
+        #expect(shot.body.contains("waiting for a display"))
+    }
+}
