@@ -33,8 +33,9 @@ final class KioskContent {
     }
 
     /// The photos in the folder now; every file left out has been logged with its reason.
-    func scan() -> [PhotoInfo] {
-        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+    /// `excluding`: names still being written (the folder watch's), not complete yet.
+    func scan(excluding: Set<String> = []) -> [PhotoInfo] {
+        let photos = (try? PhotoFolder.scan(settings.photos, excluding: excluding, logger: logger)) ?? []
         if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
         status.photoCount = photos.count
         status.refresh()

@@ -170,8 +170,8 @@ final class KioskRunner {
         inputs.start()
         self.inputs = inputs
         if settings.photos.watch {
-            folder = PhotoFolderWatch(directory: settings.photos.directory, loop: loop, logger: logger) { [unowned self] in
-                self.rescan(because: "photo folder changed")
+            folder = PhotoFolderWatch(directory: settings.photos.directory, loop: loop, logger: logger) { [unowned self] writing in
+                self.rescan(because: "photo folder changed", excluding: writing)
             }
         }
         logger.info("showing \(viewer.store.photos.count) photos from \(settings.photos.directory)")
@@ -211,7 +211,9 @@ final class KioskRunner {
     private func reload() {
         status.reloading()
         defer { status.reloaded() }
-        guard content.reload() == .newSettings else { return rescan(because: "SIGHUP") }
+        guard content.reload() == .newSettings else {
+            return rescan(because: "SIGHUP", excluding: folder?.beingWritten ?? [])
+        }
         guard let output = display.output, let session else { return }
         session.replaceViewer(content.makeViewer(screen: output.logicalSize), settings: content.settings)
         SystemTimeZone.reload()
@@ -219,9 +221,9 @@ final class KioskRunner {
     }
 
     /// The folder changed (or SIGHUP asked to read it again): the grid updates in place.
-    private func rescan(because reason: String) {
+    private func rescan(because reason: String, excluding writing: Set<String> = []) {
         guard let session else { return }
-        let photos = content.scan()
+        let photos = content.scan(excluding: writing)
         session.viewer.replacePhotos(photos, at: session.sceneTime(now: MonotonicClock.now()))
         logger.info("\(reason): showing \(photos.count) photos")
         session.forceRedraw()
