@@ -82,8 +82,8 @@ public struct PhotoLibrary: Sendable {
 
     /// Names copy and sync tools write a file under until it is complete, then rename (SPEC §4):
     /// dotfiles (rsync's `.NAME.XXXXXX`, Syncthing's `.syncthing.NAME.tmp`, an editor's swap file),
-    /// `*.part` (rclone, curl, Firefox), `*.partial` (rclone's --partial-suffix, Safari's
-    /// `.download` bundles' contents), `*.crdownload` (Chromium), `*.tmp` (many), `*~` (backups).
+    /// `*.part` (Firefox, KIO), `*.partial` (rclone's --partial-suffix), `*.crdownload`
+    /// (Chromium), `*.tmp` (many), `*~` (backups).
     /// Never shown as photos, and their writes never trigger a rescan.
     public static func isPartialName(_ name: String) -> Bool {
         if name.hasPrefix(".") || name.hasSuffix("~") { return true }
