@@ -27,8 +27,10 @@ extension Settings {
 }
 
 extension LoadedSettings {
-    /// Every effective value and where it came from (`file:line`, or `default`), as TOML.
+    /// Every effective value and where it came from (`file:line`, or `default`), as TOML, after a
+    /// comment naming the files read in order.
     public func describe() -> String {
-        settings.describe(origins: origins)
+        let read = files.isEmpty ? "# no file read: every value is its default" : "# read, in order: " + files.joined(separator: ", ")
+        return read + "\n\n" + settings.describe(origins: origins)
     }
 }
