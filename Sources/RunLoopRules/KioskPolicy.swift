@@ -14,7 +14,7 @@
 ///   opening, which turns it on with the grid at its first row (or starts the slideshow). A touch
 ///   while closed turns the screen on for `touchWakes` seconds after the last input (the waking
 ///   touch, like blanking's, opens nothing); then it closes again.
-public struct KioskPolicy: Sendable {
+public struct KioskPolicy: Equatable, Sendable {
     public enum IdleAction: Equatable, Sendable {
         case grid, slideshow, none
     }
@@ -193,7 +193,8 @@ public struct KioskPolicy: Sendable {
             isBlanked = false
             lastInput = now
             nextSlide = nil
-            idleActionDone = parameters.idleAction == .slideshow && parameters.idleTimeout > 0
+            // The slideshow kiosk opens with its slideshow; the grid kiosk is already at its top.
+            idleActionDone = parameters.idleAction == .slideshow
             if idleActionDone { nextSlide = now }
             return [.open]
         case (let before, false) where before != false:

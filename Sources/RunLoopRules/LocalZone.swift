@@ -1,8 +1,8 @@
 /// A time zone as the opening hours need it: the offset from UTC at each moment, which is all
 /// that local civil time depends on. `run` passes the system's (the C library's localtime_r over
 /// TZ or /etc/localtime, module Linux); tests pass fixed rules, so they never depend on the host.
-public struct LocalZone: Sendable {
-    /// For messages and equality.
+public struct LocalZone: Equatable, Sendable {
+    /// For messages and equality (two zones of one name are the same rules).
     public let name: String
     private let offset: @Sendable (Int) -> Int
 
@@ -15,6 +15,8 @@ public struct LocalZone: Sendable {
     public static let utc = LocalZone(name: "UTC", utcOffset: { _ in 0 })
 
     public func utcOffset(at epoch: Int) -> Int { offset(epoch) }
+
+    public static func == (a: LocalZone, b: LocalZone) -> Bool { a.name == b.name }
 
     /// The local civil time at `epoch` (seconds since 1970-01-01 UTC).
     public func localTime(at epoch: Int) -> LocalTime {
