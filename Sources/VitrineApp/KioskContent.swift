@@ -46,11 +46,13 @@ final class KioskContent {
         Viewer(settings: settings, screenSize: screen, photos: scan(), logger: logger, onDecoded: onDecoded)
     }
 
-    /// SIGHUP: the config file read again.
+    /// SIGHUP: the config file and its drop-ins read again.
     func reload() -> Reload {
         let fresh: Settings
+        let files: [String]
         do {
-            fresh = try SettingsFile.load(path: configPath, mustExist: false)
+            let loaded = try SettingsFile.read(path: configPath, mustExist: false)
+            (fresh, files) = (loaded.settings, loaded.files)
         } catch {
             logger.error("SIGHUP: keeping the old configuration: \(error)")
             return .broken
@@ -61,7 +63,8 @@ final class KioskContent {
         StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
         let changed = fresh != settings
         settings = fresh
-        logger.info("SIGHUP: configuration reloaded from \(configPath)\(changed ? "" : " (unchanged)")")
+        let read = files.isEmpty ? "no file (defaults)" : files.joined(separator: ", ")
+        logger.info("SIGHUP: configuration reloaded from \(read)\(changed ? "" : " (unchanged)")")
         return changed ? .newSettings : .sameSettings
     }
 }

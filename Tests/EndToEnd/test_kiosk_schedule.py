@@ -10,6 +10,8 @@ and the screen through QMP screendumps.
 - Set to five seconds before Monday's opening, the clock crosses the boundary by itself: the display
   comes back on (DPMS On) with the grid.
 - A touch while closed turns the screen on for `touch_wakes` seconds, then it goes off again.
+- STATUS= (heard by the notify listener) says "closed until Mon 09:00"; started while closed, the
+  service is ready (READY=1) with the display off and nothing drawn.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ class ScheduleTest(kiosk.KioskTestCase):
         machine = self.machine
         # Friday 2026-11-27 17:58:00 in Berlin (CET, UTC+1): open.
         machine.check("date -u -s '2026-11-27 16:58:00'")
-        self.start_vitrine(environment=f"TZ={BERLIN}")
+        self.spawn("notify", "/bin/notify-listen /run/notify.sock")
+        machine.wait_for_log("notify", "listening on /run/notify.sock")
+        self.start_vitrine(environment=f"TZ={BERLIN} NOTIFY_SOCKET=/run/notify.sock")
         self.wait_for_screen(lambda image: kiosk.grid_problems(image, LAYOUT, COUNT), what="the grid while open")
         self.assertEqual(self.dpms(), "On")
 
@@ -57,6 +61,7 @@ class ScheduleTest(kiosk.KioskTestCase):
         self.assertIn("the wall clock was set", log)
         self.wait_for_dpms("Off")
         self.assert_dark("after closing")
+        machine.wait_for_log("notify", "STATUS=closed until Mon 09:00", timeout=5)
 
         # A touch while closed wakes the screen for touch_wakes (4 s), then it is off again.
         self.start_touchscreen()
@@ -74,6 +79,21 @@ class ScheduleTest(kiosk.KioskTestCase):
         machine.wait_for_log("vitrine", "opening hours: open; display on", timeout=15)
         self.wait_for_dpms("On")
         self.wait_for_screen(lambda image: kiosk.grid_problems(image, LAYOUT, COUNT), what="the grid at opening")
+        code, _, log = self.stop_and_time("vitrine", "TERM")
+        self.assertEqual(code, 0, log)
+        self.assertNotIn("[error]", log)
+
+    def test_started_while_closed_it_is_ready_with_the_display_off(self) -> None:
+        machine = self.machine
+        # Sunday 2026-11-29 12:00 in Berlin.
+        machine.check("date -u -s '2026-11-29 11:00:00'")
+        self.spawn("notify", "/bin/notify-listen /run/notify.sock")
+        machine.wait_for_log("notify", "listening on /run/notify.sock")
+        self.spawn("vitrine", f"env TZ={BERLIN} NOTIFY_SOCKET=/run/notify.sock /bin/vitrine run --config /etc/vitrine.toml")
+        machine.wait_for_log("notify", "READY=1 | STATUS=closed until Mon 09:00", timeout=30)
+        self.wait_for_dpms("Off")
+        self.assert_dark("when started while closed")
+        self.assertNotIn("first frame on screen", machine.log_of("vitrine"))
         code, _, log = self.stop_and_time("vitrine", "TERM")
         self.assertEqual(code, 0, log)
         self.assertNotIn("[error]", log)
