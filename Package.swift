@@ -31,10 +31,10 @@ let package = Package(
         // libjpeg's error handling needs setjmp/longjmp, which Swift cannot call: the fallback
         // decoder for files TurboJPEG's tj* API refuses is a few lines of C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
-        // toml++, Debian's compiled library; the shim hands its parse to Swift as plain C data.
-        .systemLibrary(name: "CTOMLPlusPlus", path: "Sources/CTOMLPlusPlus", pkgConfig: "tomlplusplus",
-                       providers: [.apt(["libtomlplusplus-dev"])]),
-        .target(name: "CTOMLShim", dependencies: ["CTOMLPlusPlus"]),
+        // toml++ (Debian's libtomlplusplus-dev, a compiled C++ library); the shim hands its parse to
+        // Swift as plain C data. No system-library target: tomlplusplus.pc holds only the -D flags
+        // that SwiftPM refuses from pkg-config, so the shim defines them itself.
+        .target(name: "CTOMLShim", linkerSettings: [.linkedLibrary("tomlplusplus")]),
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),

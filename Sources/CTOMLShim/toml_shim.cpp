@@ -7,6 +7,9 @@
 #include <string_view>
 #include <vector>
 
+// As tomlplusplus.pc says: the implementation is Debian's libtomlplusplus.so, not compiled in here.
+#define TOML_HEADER_ONLY 0
+#define TOML_SHARED_LIB 1
 #include <toml++/toml.h>
 
 namespace {
