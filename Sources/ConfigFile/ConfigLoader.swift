@@ -1,6 +1,5 @@
 import Config
 import Linux
-import TOMLKit
 
 /// The settings a config file and its drop-ins gave, and where each value came from.
 public struct LoadedSettings: Equatable, Sendable {
@@ -96,7 +95,7 @@ public enum ConfigLoader {
     /// Reads one document's keys over `loaded`; returns its problems in file order, without the file.
     static func apply(_ text: String, file: String, to loaded: inout LoadedSettings) -> [ConfigError.Problem] {
         if let nul = text.firstIndex(of: "\0") {
-            // TOMLKit hands toml++ a C string, which would silently end there.
+            // Raw NULs are not TOML; refused before toml++ with the line they are on.
             let line = text[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             return [.init(kind: .syntax, line: line, message: "NUL character")]
         }
@@ -114,21 +113,15 @@ public enum ConfigLoader {
         }
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            // toml++ says "Error while parsing value: …"; the prefix makes the class plain.
-            let detail = error.description.prefix(1).lowercased() + error.description.dropFirst()
-            return [.init(kind: .syntax, line: error.source.begin.line, column: error.source.begin.column,
-                          message: "invalid TOML: \(detail)")]
+            root = try TOMLTable.parse(text)
         } catch {
-            return [.init(kind: .syntax, message: "\(error)")]
+            // toml++ says "Error while parsing value: …"; the prefix makes the class plain.
+            let detail = error.message.prefix(1).lowercased() + error.message.dropFirst()
+            return [.init(kind: .syntax, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil,
+                          message: "invalid TOML: \(detail)")]
         }
         var reader = Reader(sourceMap: sourceMap, file: file)
         reader.read(root, into: &loaded)
-        for key in sourceMap.keysWithNUL {
-            let name = key.joined(separator: ".")
-            reader.report(.badFormat, key, "`\(name)` contains a NUL character (\\u0000), which no path or name can hold")
-        }
         return reader.problems.sorted {
             ($0.line ?? 0, $0.column ?? 0, $0.key ?? "") < ($1.line ?? 0, $1.column ?? 0, $1.key ?? "")
         }
@@ -192,6 +185,11 @@ private struct Reader {
                     continue
                 }
                 let fullName = "\(name).\(key)"
+                if value.containsNUL {
+                    // A `\u0000` escape: no path or name can hold it, and C would end the string there.
+                    report(.badFormat, [name, key], "`\(fullName)` contains a NUL character (\\u0000), which no path or name can hold")
+                    continue
+                }
                 if let complaint = setting.read(value, fullName, &loaded.settings) {
                     report(complaint.kind, [name, key], complaint.message)
                 } else {
@@ -201,7 +199,7 @@ private struct Reader {
         }
     }
 
-    mutating func reportUnknown(_ name: String, value: TOMLValueConvertible) {
+    mutating func reportUnknown(_ name: String, value: TOMLValue) {
         if value.type == .table {
             let suggestion = Suggestion.closest(to: name, among: SettingsSchema.tables.map(\.name))
             report(.unknownTable, [name], "unknown table [\(name)]" + (suggestion.map { "; did you mean [\($0)]?" } ?? ""),
