@@ -91,3 +91,9 @@ final class Harness {
         settle()
     }
 }
+
+/// SPEC §1's rubber band, written out: a finger `x` past an edge shows (1 - 1/(x*0.55/d + 1)) * d.
+func specRubberBand(_ x: Double, d: Double) -> Double {
+    let q = x * 0.55 / d + 1
+    return (1 - 1 / q) * d
+}
