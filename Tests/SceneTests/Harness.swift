@@ -90,6 +90,13 @@ final class Harness {
         tap(cell.center)
         settle()
     }
+
+    /// A fresh scene with photo `index` open in the pager.
+    static func opened(_ index: Int) -> Harness {
+        let h = Harness()
+        h.open(index)
+        return h
+    }
 }
 
 /// SPEC §1's rubber band, written out: a finger `x` past an edge shows (1 - 1/(x*0.55/d + 1)) * d.

@@ -11,11 +11,7 @@ import Touch
     /// Photo 2 aspect-fit at 1x: rect0 of the formulas.
     let rect0 = Rect(x: 0, y: 555, width: 1080, height: 810)
 
-    func opened() -> Harness {
-        let h = Harness()
-        h.open(2)
-        return h
-    }
+    func opened() -> Harness { .opened(2) }
 
     /// Both fingers: ids 1 and 2.
     func fingers(_ a: Point, _ b: Point) -> [TouchContact] {

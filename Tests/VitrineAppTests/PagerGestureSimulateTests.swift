@@ -105,14 +105,26 @@ import Touch
         return lift
     }
 
+    /// Photo 3 opened by a tap at 0 s, then the pinch of `frames`, replayed through simulate (a
+    /// synthetic recording named `name`) and held against the formula; the trace and the time the
+    /// first of the two fingers lifted.
+    static func replayPinch(_ name: String, _ frames: [TouchFrame]) throws -> (lines: [TraceLine], lift: Double) {
+        let folder = try TestPaths.temporaryDirectory("pinch")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try synthetic(name, openPhoto3(at: 0) + frames, in: folder)
+        let lines = try trace(replaying: path)
+        let replayed = try replayed(path)
+        let ids = try #require(replayed.frames.first { $0.contacts.count == 2 }).contacts.map(\.id)
+        #expect(lines.last { $0.t < 1.7 && $0.mode == "pager" }?.photo == flowerFit)
+        let lift = try expectPinchDismissal(lines, replayed, first: ids[0], second: ids[1], rect0: flowerFit, from: 1.6)
+        return (lines, lift)
+    }
+
     /// Synthetic: photo 3 opened by a tap, then two fingers (the second 16 ms after the first)
     /// close from 200 to 120 px while their midpoint moves from (400, 240) to (420, 260), and one
     /// lifts while they still close: the photo flies into its cell on the finish spring.
     @Test func aClosingPinchFollowsTheFormulaAndFinishesIntoTheCell() throws {
-        let folder = try TestPaths.temporaryDirectory("pinch")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var frames = Self.openPhoto3(at: 0)
-        frames.append(TouchFrame(time: 1.2, contacts: [TouchContact(id: 1, position: Point(x: 300, y: 240))]))
+        var frames = [TouchFrame(time: 1.2, contacts: [TouchContact(id: 1, position: Point(x: 300, y: 240))])]
         frames += (0...30).map { i in
             let u = Double(i) / 30, half = 100 - 40 * u, c = Point(x: 400 + 20 * u, y: 240 + 20 * u)
             return TouchFrame(time: 1.216 + 0.008 * Double(i),
@@ -121,14 +133,7 @@ import Touch
         }
         frames.append(TouchFrame(time: 1.461, contacts: [TouchContact(id: 2, position: Point(x: 480, y: 260))]))
         frames.append(TouchFrame(time: 1.56, contacts: []))
-        let path = try Self.synthetic("pinch-close-finish", frames, in: folder)
-        let lines = try Self.trace(replaying: path)
-        let replayed = try Self.replayed(path)
-        let ids = try #require(replayed.frames.first { $0.contacts.count == 2 }).contacts.map(\.id)
-
-        #expect(lines.last { $0.t < 1.7 && $0.mode == "pager" }?.photo == Self.flowerFit)
-        let lift = try Self.expectPinchDismissal(lines, replayed, first: ids[0], second: ids[1], rect0: Self.flowerFit,
-                                                 from: 1.6)
+        let (lines, lift) = try Self.replayPinch("pinch-close-finish", frames)
         // The finish spring of 0.37 s into the cell of photo 3, the background fading out with it.
         let landed = try #require(lines.first { $0.t >= lift && $0.mode == "grid" })
         #expect(landed.t > lift + 0.37 - 1 / 60 && landed.t <= lift + 0.37 + 1 / 60, "\(landed.t)")
@@ -142,22 +147,13 @@ import Touch
     /// Synthetic: the same pinch closes to 120 px, then opens to 160 px in 80 ms (ds/dt = +2.5/s)
     /// before a finger lifts: p is past the threshold, but an opening pinch cancels.
     @Test func aPinchThatOpensAgainBeforeTheLiftCancelsBackToThePager() throws {
-        let folder = try TestPaths.temporaryDirectory("pinch")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var frames = Self.openPhoto3(at: 0)
-        frames += SyntheticGesture.pinch(center: Point(x: 400, y: 240), from: 200, to: 120, time: 1.2, duration: 0.24,
-                                         end: .stayDown, interval: 0.008)
+        var frames = SyntheticGesture.pinch(center: Point(x: 400, y: 240), from: 200, to: 120, time: 1.2, duration: 0.24,
+                                            end: .stayDown, interval: 0.008)
         frames += SyntheticGesture.pinch(center: Point(x: 400, y: 240), from: 120, to: 160, time: 1.448, duration: 0.08,
                                          end: .stayDown, interval: 0.008)
         frames.append(TouchFrame(time: 1.532, contacts: [TouchContact(id: 2, position: Point(x: 480, y: 240))]))
         frames.append(TouchFrame(time: 1.6, contacts: []))
-        let path = try Self.synthetic("pinch-close-then-open", frames, in: folder)
-        let lines = try Self.trace(replaying: path)
-        let replayed = try Self.replayed(path)
-        let ids = try #require(replayed.frames.first { $0.contacts.count == 2 }).contacts.map(\.id)
-
-        let lift = try Self.expectPinchDismissal(lines, replayed, first: ids[0], second: ids[1], rect0: Self.flowerFit,
-                                                 from: 1.6)
+        let (lines, lift) = try Self.replayPinch("pinch-close-then-open", frames)
         let back = try #require(lines.first { $0.t >= lift && $0.mode == "pager" })
         #expect(back.t > lift + 0.45 - 1 / 60 && back.t <= lift + 0.45 + 1 / 60, "\(back.t)")
         #expect(back.photo == Self.flowerFit && back.backgroundAlpha == 1 && back.index == 3)
