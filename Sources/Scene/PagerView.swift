@@ -99,9 +99,12 @@ public final class PagerView: TransitionEnd {
         }
     }
 
-    public var zoomScale: Double {
-        let fit = fitRect(of: currentIndex)
-        return fit.width > 0 ? zoomedRect.width / fit.width : 1
+    public var zoomScale: Double { zoomScale(of: PhotoPlacement(index: currentIndex, rect: zoomedRect)) }
+
+    /// A page's width over its photo's aspect-fit width.
+    private func zoomScale(of page: PhotoPlacement) -> Double {
+        let fit = fitRect(of: page.index)
+        return fit.width > 0 ? page.rect.width / fit.width : 1
     }
 
     public var isZoomed: Bool { zoomScale > 1.001 || zoomAnimation != nil }
@@ -241,11 +244,6 @@ public final class PagerView: TransitionEnd {
         currentIndex = index
         zoomAnimation = nil
         panRelease = (nil, nil)
-    }
-
-    private func zoomScale(of page: PhotoPlacement) -> Double {
-        let fit = fitRect(of: page.index)
-        return fit.width > 0 ? page.rect.width / fit.width : 1
     }
 
     private func settleOffset(velocity: Double, at time: Double) {
