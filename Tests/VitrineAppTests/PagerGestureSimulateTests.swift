@@ -211,6 +211,21 @@ import Touch
         #expect(coasted > 60)
     }
 
+    /// Synthetic (scripts/make-demo-recording pager): the README's pager recording still tells its
+    /// story: photo 1 zoomed, paged away from its left edge to photo 0, which a pinch closes into the grid.
+    @Test func theReadmesPagerRecordingPagesFromTheEdgeAndPinchesClosed() throws {
+        let lines = try Self.trace(replaying: TestPaths.root.appendingPathComponent("docs/recordings/readme-pager.evemu").path)
+        let story = lines.reduce(into: [String]()) { story, line in
+            let step = "\(line.mode) \(line.index.map(String.init) ?? "-")"
+            if story.last != step { story.append(step) }
+        }
+        #expect(story == ["grid -", "opening 1", "pager 1", "pager 0", "dismissing 0", "grid 0"])
+        // 02-portrait.jpg fits 320 px wide on 800x480; at 2.5x it spans the screen's width exactly.
+        let zoomed = try #require(lines.last { $0.t < 2.3 }?.photo)
+        // (The tap lands within a device unit of the screen's middle height, so y within a pixel.)
+        #expect(near(zoomed, Rect(x: 0, y: -360, width: 800, height: 1200), 0.5))
+    }
+
     /// Real: the Wacom DTH2242 session (see the recordings' ATTRIBUTION.md) opens photo 0, pinches
     /// it open a little (it zooms, still the pager), and at 19.1 s two fingers close it by about
     /// 1% before more fingers land: a pinch at 1x below 1, so a dismissal that follows the formula
