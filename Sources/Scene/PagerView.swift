@@ -30,6 +30,8 @@ public final class PagerView: TransitionEnd {
     private var leavingPage: PhotoPlacement?
     /// Where a drag, pinch or pan started.
     private var dragStartOffset = 0.0
+    /// A pan's unbanded x at its previous movement; nil before its first.
+    private var previousPanX: Double?
     private var gestureStartRect = Rect.zero
     /// The pinch began on a photo at rest at 1x: scaled below 1 it becomes a dismissal.
     public private(set) var pinchStartedAtFit = false
@@ -331,17 +333,39 @@ public final class PagerView: TransitionEnd {
             x: RubberBand.unclamp(zoomedRect.x, lower: x.lower, upper: x.upper, dimension: screenSize.width),
             y: RubberBand.unclamp(zoomedRect.y, lower: y.lower, upper: y.upper, dimension: screenSize.height))
         panRelease = (nil, nil)
+        previousPanX = nil
     }
 
     /// A zoomed photo follows the finger 1:1, rubber-banded past its edges with the grid's formula
-    /// (d = the screen's width or height).
-    func pan(translation: Point) {
+    /// (d = the screen's width or height). Returns true when the pan hands over to paging: moving
+    /// sideways, it reached a side edge it was inside of at the previous movement (SPEC §1 allows
+    /// it mid-pan). From there the finger's travel past that edge moves the pages as at 1x, and the
+    /// photo's vertical pan is let go. A pan whose first movement already went past the edge was
+    /// decided by `handsOverToPaging(firstMove:)` and rubber-bands.
+    @discardableResult
+    func pan(translation: Point, at time: Double) -> Bool {
         let x = panLimitsX, y = panLimitsY
+        let rawX = gestureStartRect.x + translation.x
+        let previous = previousPanX
+        previousPanX = rawX
+        if let previous, abs(translation.x) > abs(translation.y) {
+            let edge: Double? = if previous <= x.upper, rawX > x.upper { x.upper }
+                else if previous >= x.lower, rawX < x.lower { x.lower } else { nil }
+            if let edge {
+                zoomedRect.origin.x = edge
+                releasePan(velocity: .zero, at: time)
+                // pageOffset = the finger's travel past the edge, as drag(dx:) reckons it.
+                dragStartOffset = gestureStartRect.x - edge
+                drag(dx: translation.x)
+                return true
+            }
+        }
         zoomedRect.origin = Point(
             x: RubberBand.clamp(gestureStartRect.x + translation.x, lower: x.lower, upper: x.upper,
                                 dimension: screenSize.width),
             y: RubberBand.clamp(gestureStartRect.y + translation.y, lower: y.lower, upper: y.upper,
                                 dimension: screenSize.height))
+        return false
     }
 
     /// The finger lifted from a zoomed photo moving at `velocity` px/s: a zoom out of range springs

@@ -429,7 +429,7 @@ public final class Scene {
                 } else {
                     owner = .panningZoomed
                     pager.beginPan()
-                    pager.pan(translation: d)
+                    pager.pan(translation: d, at: time)
                 }
                 return
             }
@@ -451,7 +451,8 @@ public final class Scene {
         case .paging:
             pager.drag(dx: pan.translation.x)
         case .panningZoomed:
-            pager.pan(translation: pan.translation)
+            // Reaching a side edge mid-pan, it pages from there.
+            if pager.pan(translation: pan.translation, at: time) { owner = .paging }
         case .dismiss:
             if case let .dismissing(transition) = state { transition.drag(to: pan.location) }
         case .none, .pinching, .pinchDismiss, .ignored:

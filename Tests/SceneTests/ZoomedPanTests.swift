@@ -140,6 +140,47 @@ import Touch
         #expect(h.settle().photoRect == portraitFit)
     }
 
+    @Test func aPanThatReachesTheEdgeMovingSidewaysHandsOverToPaging() throws {
+        let h = zoomed(doubleTapAt: 540)  // left edge at -810
+        h.touch(Point(x: 100, y: 900))
+        var crossed = false
+        // Right and a little down: the photo pans until its left edge meets the screen's (810 px),
+        // then the pages take the rest of the travel, 1:1, and the photo no longer goes down.
+        h.move(duration: 1.0, along: { s in Point(x: 100 + 960 * s, y: 900 + 60 * s) }) { finger in
+            let rect = h.frame().photoRect!
+            if finger.distance(to: Point(x: 100, y: 900)) <= 10 {
+                return  // within the slop: not a pan yet
+            } else if finger.x - 100 <= 810 {
+                #expect(near(rect.x, -810 + finger.x - 100, 1e-9) && near(rect.y, -52.5 + finger.y - 900, 1e-9))
+            } else {
+                crossed = true
+                #expect(near(rect.x, finger.x - 100 - 810, 1e-9), "finger at \(finger.x)")
+            }
+        }
+        #expect(crossed)
+        let frame = h.frame()
+        let y = frame.photoRect!.y
+        #expect(y < -52.5 + 60 * 810 / 960 + 1e-9)
+        #expect(frame.pages.map(\.index) == [1, 2])
+        #expect(near(frame.pages[0].rect, portraitFit.offsetBy(dx: -1100 + 150, dy: 0), 1e-9))
+        // Not past half the width, no flick: back to the zoomed photo, its left edge on the screen's.
+        h.time += 0.1
+        h.lift()
+        let end = h.settle()
+        #expect(h.scene.currentIndex == 2)
+        #expect(near(end.photoRect, Rect(x: 0, y: y, width: 2700, height: 2025), 1e-9))
+    }
+
+    @Test func aPanThatReachesTheEdgeMovingMostlyDownKeepsPanningRubberBanded() {
+        let h = zoomed(doubleTapAt: 540)  // left edge at -810, top at -52.5
+        h.touch(Point(x: 100, y: 100))
+        h.move(duration: 1.0) { s in Point(x: 100 + 900 * s, y: 100 + 1000 * s) }
+        let frame = h.frame()
+        #expect(near(frame.photoRect!.x, specRubberBand(90, d: 1080), 1e-9))
+        #expect(near(frame.photoRect!.y, specRubberBand(1000 - 52.5, d: 1920), 1e-9))
+        #expect(frame.pages.map(\.index) == [2])
+    }
+
     @Test func aPhotoHalfAPixelOffTheEdgePansInsteadAndStaysZoomed() throws {
         let h = zoomed(doubleTapAt: 0.4)  // left edge at -0.6
         h.drag(from: Point(x: 300, y: 960), to: Point(x: 900, y: 1000), duration: 1.0, lift: false)
