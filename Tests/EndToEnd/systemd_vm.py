@@ -222,13 +222,22 @@ class SystemdVM(vm.VM):
         for path, source in (files or {}).items():
             data = source if isinstance(source, bytes) else Path(source).read_bytes()
             archive.file(path, data)
+        # lz4 too: the kernel's decoder of the legacy lz4 format reads to the end of its input, so
+        # an uncompressed archive after it is "Decoding failed"; a second lz4 stream is read on.
+        extra = subprocess.run(["lz4", "-l", "-1", "-q", "-c"], input=archive.finish(), capture_output=True, check=True).stdout
         with open(initramfs, "wb") as out, open(image, "rb") as base:
             shutil.copyfileobj(base, out)
-            out.write(archive.finish())
+            out.write(extra)
         super().__init__(kernel, initramfs, workdir=workdir, xres=xres, yres=yres, memory_mib=1024,
                          append=f"rdinit=/lib/systemd/systemd {append}".strip(), cpus=2,
                          boot_timeout=180, **options)
         self._own_workdir = True
+
+    def boot(self, wait_for_commands: bool = True) -> "SystemdVM":
+        super().boot(wait_for_commands)
+        if "Initramfs unpacking failed" in self.console():
+            raise VMError(f"the kernel could not unpack the root image:\n{self.console()[-3000:]}")
+        return self
 
     def wait_until_booted(self, timeout: float = 120) -> str:
         """Until systemd has finished starting up; returns is-system-running's answer
