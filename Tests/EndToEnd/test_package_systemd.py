@@ -127,18 +127,7 @@ class PackageSystemdTest(unittest.TestCase):
         return machine
 
     def wait_for_screen(self, problems, timeout: float = 30, what: str = "the screen") -> vm.Image:
-        deadline = time.monotonic() + timeout
-        while True:
-            image = self.machine.screendump()
-            found = problems(image)
-            if not found:
-                return image
-            if time.monotonic() > deadline:
-                kept = self.machine.workdir / f"failed-{self.id().rsplit('.', 1)[-1]}.ppm"
-                self.machine.screendump(kept)
-                self.fail(f"{what} not as expected within {timeout} s (screen kept in {kept}): "
-                          + "; ".join(found[:6]) + f"\nvitrine's journal ends with:\n{self.machine.journal(UNIT)[-3000:]}")
-            time.sleep(0.3)
+        return kiosk.wait_for_screen(self, self.machine, problems, timeout, what, lambda: self.machine.journal(UNIT))
 
     def wait_for_journal(self, text: str, timeout: float = 30) -> str:
         deadline = time.monotonic() + timeout
