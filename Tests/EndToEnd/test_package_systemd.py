@@ -204,6 +204,20 @@ class PackageSystemdTest(unittest.TestCase):
             self.assertIn(f"Samples/photos/{photo.name}", copyright, f"copyright does not cover {photo.name}")
             self.assertTrue((root / "usr/share/vitrine/samples" / photo.name).is_file())
 
+    def test_an_edited_config_survives_installing_the_package_again(self) -> None:
+        # The root as installed (the image was made from it already): dpkg's conffile rule, as on
+        # an upgrade whose shipped config did not change, keeps the administrator's edit.
+        root = self.root
+        config = root / "etc/vitrine/vitrine.toml"
+        edited = config.read_text().replace("columns = 4\n", "columns = 5\n")
+        self.assertNotEqual(edited, config.read_text())
+        config.write_text(edited)
+        shutil.copy(self.deb, root / "tmp" / self.deb.name)
+        with systemd_vm.chroot_mounts(root):
+            systemd_vm.in_chroot(root, f"dpkg -i /tmp/{self.deb.name}")
+        self.assertEqual(config.read_text(), edited)
+        self.assertEqual(systemd_vm.in_chroot(root, "dpkg-query -W -f='${db:Status-Abbrev}' vitrine").strip(), "ii")
+
     def test_security_exposure_of_the_shipped_unit(self) -> None:
         unit = unit_in_package(self.deb) / "usr/lib/systemd/system/vitrine.service"
         result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
