@@ -119,6 +119,10 @@ def chroot_mounts(root: Path):
     finally:
         for target in reversed(mounted):
             subprocess.run(["umount", "-l", str(target)], check=False)
+        # The root is deleted later: the host's /dev must not be in it then.
+        still = [str(target) for target in mounted if os.path.ismount(target)]
+        if still:
+            raise VMError(f"could not unmount {', '.join(still)}; remove the root by hand after unmounting")
 
 
 def in_chroot(root: Path, command: str) -> str:
