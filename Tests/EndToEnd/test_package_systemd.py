@@ -85,10 +85,6 @@ def on_screen(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return x0, y0, x1, min(y1, kiosk.HEIGHT)
 
 
-def unit_in_package(deb: Path) -> Path:
-    directory = Path(tempfile.mkdtemp(prefix="vitrine-deb-"))
-    subprocess.run(["dpkg-deb", "-x", str(deb), str(directory)], check=True)
-    return directory
 
 
 @unittest.skipUnless(vm.qemu_binary(), "qemu-system-x86_64 is not installed: skipping the real-systemd test")
@@ -117,6 +113,8 @@ class PackageSystemdTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls) -> None:
         cls.scratch.cleanup()
+        shutil.rmtree(cls.deb.parent, ignore_errors=True)
+        _package.clear()
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -219,9 +217,11 @@ class PackageSystemdTest(unittest.TestCase):
         self.assertEqual(systemd_vm.in_chroot(root, "dpkg-query -W -f='${db:Status-Abbrev}' vitrine").strip(), "ii")
 
     def test_security_exposure_of_the_shipped_unit(self) -> None:
-        unit = unit_in_package(self.deb) / "usr/lib/systemd/system/vitrine.service"
-        result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
-                                capture_output=True, text=True)
+        with tempfile.TemporaryDirectory(prefix="vitrine-deb-") as unpacked:
+            subprocess.run(["dpkg-deb", "-x", str(self.deb), unpacked], check=True)
+            unit = Path(unpacked) / "usr/lib/systemd/system/vitrine.service"
+            result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
+                                    capture_output=True, text=True)
         figure = security_figure(result.stdout + result.stderr)
         print(f"\n[security] systemd-analyze security --offline=yes: {figure}", flush=True)
         self.assertLessEqual(figure, SECURITY_LIMIT)
