@@ -11,7 +11,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // The remote status and control server (SPEC §9); its default traits (swift-configuration,
         // full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -41,6 +40,10 @@ let package = Package(
         // libjpeg's error handling needs setjmp/longjmp, which Swift cannot call: the fallback
         // decoder for files TurboJPEG's tj* API refuses is a few lines of C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // toml++ (Debian's libtomlplusplus-dev, a compiled C++ library); the shim hands its parse to
+        // Swift as plain C data. No system-library target: tomlplusplus.pc holds only the -D flags
+        // that SwiftPM refuses from pkg-config, so the shim defines them itself.
+        .target(name: "CTOMLShim", linkerSettings: [.linkedLibrary("tomlplusplus")]),
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),
@@ -51,13 +54,14 @@ let package = Package(
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
         // The settings as plain values; their TOML file is read by ConfigFile.
-        .target(name: "Config"),
+        .target(name: "Config", dependencies: ["RunLoopRules"]),
         .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures"]),
-        // The run loop's rules: when to draw, and what the kiosk does when nobody touches it.
+        // The run loop's rules: when to draw, what the kiosk does when nobody touches it, opening
+        // hours. Config holds the opening hours as its values (the settings are plain values).
         .target(name: "RunLoopRules"),
 
         // Linux and C glue.
-        .target(name: "ConfigFile", dependencies: ["Config", "Linux", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "ConfigFile", dependencies: ["Config", "Linux", "CTOMLShim"]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
             "Blitter", "CTurboJPEG", "CJPEGShim", "Linux",
@@ -145,7 +149,7 @@ let package = Package(
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
         .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport", "FuzzTargets"], exclude: ["Recordings"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport", "FuzzTargets"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "Linux", "TestSupport", "FuzzTargets"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Animation", "TestSupport"]),
         .testTarget(name: "LinuxTests", dependencies: [
             "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
@@ -163,5 +167,6 @@ let package = Package(
             "Remote", .product(name: "Logging", package: "swift-log"),
         ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v5],
+    cxxLanguageStandard: .cxx17
 )

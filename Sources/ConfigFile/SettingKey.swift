@@ -1,5 +1,5 @@
 import Config
-import TOMLKit
+import RunLoopRules
 
 /// What is wrong with one value, before the loader adds where it is.
 struct Complaint: Error, Equatable {
@@ -11,14 +11,14 @@ struct Complaint: Error, Equatable {
 struct SettingKey {
     let name: String
     /// Reads `value` into `settings`; `key` is the full `table.key`, for messages.
-    let read: (_ value: TOMLValueConvertible, _ key: String, _ settings: inout Settings) -> Complaint?
+    let read: (_ value: TOMLValue, _ key: String, _ settings: inout Settings) -> Complaint?
     /// The value as a TOML literal; nil when the key is left out (an absent calibration).
     let render: (Settings) -> String?
     /// What leaving the key out means, for `describe()`, as TOML has no null.
     let absentMeaning: String
 
     init<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value>,
-                decode: @escaping (TOMLValueConvertible, String) -> Result<Value, Complaint>,
+                decode: @escaping (TOMLValue, String) -> Result<Value, Complaint>,
                 encode: @escaping (Value) -> String?, absentMeaning: String = "the default") {
         self.name = name
         self.absentMeaning = absentMeaning
@@ -199,19 +199,60 @@ extension SettingKey {
     }
 }
 
+extension SettingKey {
+    /// Rules are few; a list longer than a year of days is a mistake (or a hostile file).
+    static let maximumListCount = 366
+
+    /// An array of strings, each read by `parse` (the opening hours' rules); `expected` describes
+    /// one element.
+    static func list<Element>(_ name: String, _ field: WritableKeyPath<Settings, [Element]>, expected: String,
+                              parse: @escaping (String) -> Result<Element, OpeningHours.ParseFailure>,
+                              format: @escaping (Element) -> String) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let whole = "must be an array of strings, each \(expected)"
+            guard let array = value.array else {
+                return .failure(wrongType(key, whole, value))
+            }
+            guard array.count <= maximumListCount else {
+                return .failure(Complaint(kind: .wrongCount, message:
+                    "`\(key)` has \(array.count) elements; at most \(maximumListCount) are allowed"))
+            }
+            var elements: [Element] = []
+            for (index, element) in array.enumerated() {
+                guard let string = element.string else {
+                    return .failure(Complaint(kind: .wrongType, message:
+                        "`\(key)` \(whole); element \(index + 1) is \(describeValue(element))"))
+                }
+                switch parse(string) {
+                case .success(let parsed):
+                    elements.append(parsed)
+                case .failure(let failure):
+                    let suggestion = failure.unknownDay.flatMap {
+                        Suggestion.closest(to: $0, among: Weekday.allCases.map(\.name))
+                    }
+                    return .failure(Complaint(kind: .badFormat, message:
+                        "`\(key)` element \(index + 1) must be \(expected); got \(quoted(string)): \(failure.reason)"
+                        + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
+                }
+            }
+            return .success(elements)
+        }, encode: { elements in "[" + elements.map { quoted(format($0)) }.joined(separator: ", ") + "]" })
+    }
+}
+
 // MARK: - Helpers
 
-func numberValue(_ value: TOMLValueConvertible) -> Double? {
+func numberValue(_ value: TOMLValue) -> Double? {
     if let integer = value.int { return Double(integer) }
     return value.double
 }
 
-func wrongType(_ key: String, _ expected: String, _ value: TOMLValueConvertible,
+func wrongType(_ key: String, _ expected: String, _ value: TOMLValue,
                separator: String = ",") -> Complaint {
     Complaint(kind: .wrongType, message: "`\(key)` \(expected)\(separator) got \(typeName(value))")
 }
 
-func typeName(_ value: TOMLValueConvertible) -> String {
+func typeName(_ value: TOMLValue) -> String {
     switch value.type {
     case .table: return "table"
     case .array: return "array"
@@ -226,7 +267,7 @@ func typeName(_ value: TOMLValueConvertible) -> String {
 }
 
 /// "a string", "an integer" … with the value for scalars, for messages about array elements.
-func describeValue(_ value: TOMLValueConvertible) -> String {
+func describeValue(_ value: TOMLValue) -> String {
     if let string = value.string { return "a string \(quoted(string))" }
     if let number = numberValue(value) { return formatNumber(number) }
     let name = typeName(value)

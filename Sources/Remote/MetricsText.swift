@@ -10,8 +10,8 @@ public enum MetricsText {
                    [(["version": snapshot.version], 1)])
         out.metric("vitrine_uptime_seconds", .gauge, "Seconds since vitrine started.", [([:], (snapshot.uptime * 1000).rounded() / 1000)])
         out.metric("vitrine_state", .gauge,
-                   "1 for the state the kiosk is in: starting, waiting_for_display, showing or display_off.",
-                   [RemoteSnapshot.State.starting, .waitingForDisplay, .showing, .displayOff].map {
+                   "1 for the state the kiosk is in: starting, waiting_for_display, showing, display_off or closed.",
+                   [RemoteSnapshot.State.starting, .waitingForDisplay, .showing, .displayOff, .closed].map {
                        (["state": $0.rawValue], snapshot.state == $0 ? 1 : 0)
                    })
         out.metric("vitrine_display_connected", .gauge,

@@ -7,6 +7,8 @@ public struct RemoteSnapshot: Sendable {
         case waitingForDisplay = "waiting_for_display"
         case showing
         case displayOff = "display_off"
+        /// The opening hours say closed (SPEC §8); the detail says until when.
+        case closed
     }
 
     public struct Display: Equatable, Sendable {

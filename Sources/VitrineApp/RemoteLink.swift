@@ -59,13 +59,14 @@ final class RemoteLink {
         case .waitingForDisplay(let why): (snapshot.state, snapshot.stateDetail) = (.waitingForDisplay, why)
         case .showing: snapshot.state = .showing
         case .displayOff(let why): (snapshot.state, snapshot.stateDetail) = (.displayOff, why)
+        case .closed(let until): (snapshot.state, snapshot.stateDetail) = (.closed, until)
         }
         snapshot.photoCount = status.photoCount
         if let output = display.output {
             let kms = output.display
             snapshot.display = .init(connector: kms.connector.name, mode: "\(kms.modeInfo)", connected: display.isConnected)
         }
-        snapshot.screenOn = display.output != nil && display.isConnected && session?.isBlanked == false
+        snapshot.screenOn = display.output != nil && display.isConnected && session?.isScreenOn == true
         if let session {
             let scene = session.viewer.scene
             snapshot.mode = scene.mode.rawValue

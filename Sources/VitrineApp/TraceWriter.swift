@@ -14,8 +14,10 @@ public final class TraceWriter {
         file = try Self.reporting { () throws(SystemError) in try AtomicFile(path: path) }
     }
 
-    public func write(_ frame: SceneFrame) throws {
-        buffer.append(contentsOf: Array(Self.line(for: frame).utf8))
+    /// `photos`: how many the library shows now; `screenOn`: false while the opening hours or
+    /// blanking have the display off.
+    public func write(_ frame: SceneFrame, photos: Int, screenOn: Bool) throws {
+        buffer.append(contentsOf: Array(Self.line(for: frame, photos: photos, screenOn: screenOn).utf8))
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count > 1 << 16 { try flush() }
     }
@@ -48,7 +50,7 @@ public final class TraceWriter {
     }
 
     /// One trace line. Field order and names follow SPEC §6; extra fields come after them.
-    public static func line(for frame: SceneFrame) -> String {
+    public static func line(for frame: SceneFrame, photos: Int, screenOn: Bool) -> String {
         var s = "{\"t\": \(number(frame.time, 4)), \"mode\": \"\(frame.mode.rawValue)\", "
         s += "\"index\": \(frame.currentIndex.map(String.init) ?? "null"), "
         if let r = frame.photoRect {
@@ -58,8 +60,9 @@ public final class TraceWriter {
             s += "\"photo\": null, "
         }
         s += "\"background_alpha\": \(number(frame.backgroundAlpha, 4)), \"scroll\": \(number(frame.gridScroll, 2)), "
-        s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null")}"
-        return s
+        s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null"), "
+        s += "\"photos\": \(photos), \"screen_on\": \(screenOn)"
+        return s + "}"
     }
 
     /// A JSON number with at most `places` decimals, always with a fractional part ("0.0").

@@ -17,7 +17,7 @@ import TestSupport
         let photos = try PhotoFolder.scan(settings.photos, logger: logger)
         let viewer = Viewer(settings: settings, screenSize: Size(width: 640, height: 400), photos: photos,
                             logger: logger, onDecoded: {})
-        return KioskSession(viewer: viewer, kiosk: settings.kiosk, refreshPeriod: 1.0 / 60, now: 0)
+        return KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1.0 / 60, now: 0, zone: .utc)
     }
 
     /// Runs the scene on to `until` so transitions end.
@@ -46,10 +46,10 @@ import TestSupport
     @Test func screenOffBlanksAndScreenOnOrNavigationWakes() throws {
         let session = try session()
         #expect(session.control(.screenOff, now: 1) == [.blank])
-        #expect(session.isBlanked)
+        #expect(!session.isScreenOn)
         #expect(session.nextStep(now: 1.1, flipPending: false, nextVblank: 1.1).isNone)
         #expect(session.control(.screenOn, now: 2) == [.wake])
-        #expect(!session.isBlanked)
+        #expect(session.isScreenOn)
         #expect(session.control(.screenOn, now: 3).isEmpty)
         session.control(.screenOff, now: 4)
         // Paging wakes the screen too: someone asked to see a photo.

@@ -52,7 +52,9 @@ import Testing
         #expect(unit["PrivateNetwork"] == ["yes"])
         #expect(unit["RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"])
         let dropIn = try Self.settings(path: Self.remoteDropInPath)
-        #expect(Set(dropIn.keys) == ["PrivateNetwork", "RestrictAddressFamilies", "IPAddressDeny", "IPAddressAllow"])
+        #expect(Set(dropIn.keys) == ["PrivateNetwork", "RestrictAddressFamilies", "IPAddressDeny", "IPAddressAllow",
+                                     "SystemCallFilter"])
+        #expect(dropIn["SystemCallFilter"] == ["setpriority"])
         #expect(dropIn["PrivateNetwork"] == ["no"])
         #expect(dropIn["RestrictAddressFamilies"] == ["AF_INET AF_INET6"])
         #expect(dropIn["IPAddressDeny"] == ["any"])
