@@ -164,6 +164,20 @@ import RunLoopRules
         #expect(policy.nextDeadline == nil)
     }
 
+    /// The remote's screen_off while closed: a screen a touch woke goes dark at once; a dark one stays so.
+    @Test func theRemoteBlanksAScreenWokenWhileClosed() throws {
+        let start = Double(inBerlin("2026-11-28T12:00:00"))
+        var policy = try self.policy(["mon-fri 09:00-18:00"], touchWakes: 30)
+        #expect(policy.tick(at: 0, wall: start) == [.close])
+        #expect(policy.blank().isEmpty)
+        #expect(policy.key(at: 10) == (.swallow, [.wake]))
+        #expect(policy.isScreenOn)
+        #expect(policy.blank() == [.blank])
+        #expect(!policy.isScreenOn)
+        #expect(policy.nextDeadline == nil)
+        #expect(policy.tick(at: 100, wall: start + 100).isEmpty)
+    }
+
     @Test func withTouchWakesZeroATouchWhileClosedDoesNothing() throws {
         let start = Double(inBerlin("2026-11-28T12:00:00"))
         var policy = try self.policy(["mon-fri 09:00-18:00"], touchWakes: 0)
