@@ -38,7 +38,7 @@ final class KioskRunner {
     /// Why the loop stopped, when it was not a signal: the process exits with it.
     private var failure: Error?
 
-    init(settings: Settings, configPath: String, logger: Logger) throws {
+    init(settings: Settings, configPath: String, version: String, logger: Logger) throws {
         self.logger = logger
         // Block the signals before any thread starts, so every thread inherits the mask.
         signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
@@ -54,7 +54,7 @@ final class KioskRunner {
         let wake = decoded
         content = KioskContent(settings: settings, configPath: configPath, logger: logger, status: status,
                                onDecoded: { wake.signal() })
-        remote = try RemoteLink(settings: settings.remote, logger: logger, now: MonotonicClock.now())
+        remote = try RemoteLink(settings: settings.remote, version: version, logger: logger, now: MonotonicClock.now())
     }
 
     /// Closes what `init` opened, in reverse; after `run` has returned.

@@ -11,6 +11,7 @@ import Remote
 /// the loop's thread; the server only sees `RemoteState`.
 final class RemoteLink {
     let state: RemoteState
+    private let version: String
     private let wake: EventFD
     private let server: RemoteServer
     private let started: Double
@@ -20,12 +21,13 @@ final class RemoteLink {
     private var lastShown: Int?
 
     /// Starts the server on `settings.listen`; nil when that is off.
-    init?(settings: Settings.Remote, logger: Logger, now: Double) throws {
+    init?(settings: Settings.Remote, version: String, logger: Logger, now: Double) throws {
         guard let address = settings.listen else { return nil }
         let wake = try EventFD()
         self.wake = wake
         started = now
-        state = RemoteState(version: VitrineVersion.current, wake: { wake.signal() })
+        self.version = version
+        state = RemoteState(version: version, wake: { wake.signal() })
         if case .off(let why) = AccessToken.load(path: settings.tokenFile) {
             logger.notice("remote: /screenshot and /control are off: \(why)")
         }
@@ -53,7 +55,7 @@ final class RemoteLink {
     /// The run loop's state now, for the server's next answers.
     func publish(status: ServiceStatus, content: KioskContent, display: DisplayConnection, session: KioskSession?,
                  inputs: InputDevices?, now: Double) {
-        var snapshot = RemoteSnapshot(version: VitrineVersion.current)
+        var snapshot = RemoteSnapshot(version: version)
         switch status.state {
         case .starting: snapshot.state = .starting
         case .waitingForDisplay(let why): (snapshot.state, snapshot.stateDetail) = (.waitingForDisplay, why)

@@ -42,7 +42,8 @@ struct Run: ParsableCommand {
 
     func run() throws {
         try exitOnError {
-            try KioskCommand.run(KioskOptions(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath))
+            try KioskCommand.run(KioskOptions(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath,
+                                              version: vitrineVersion))
         }
     }
 }
