@@ -1,6 +1,7 @@
 import Blitter
 import Config
 import Geometry
+import Photos
 import Scene
 
 /// Draws a `SceneFrame` into a bitmap the size of the screen, in SPEC §3's order: grid (or black),
@@ -11,12 +12,16 @@ import Scene
 /// drawn with less work: nothing is drawn under the opaque photos, the grid's gaps are filled
 /// instead of the whole screen, and while something lies over the grid (a transition) the grid is
 /// drawn once into a cached layer and each frame copies it, dimmed in the same pass.
+///
+/// Captions (with a `CaptionPainter`) go over everything else, each with its page.
 public struct Renderer {
     public var grid: Settings.Grid
+    public let captions: CaptionPainter?
     private let gridLayer = GridLayerCache()
 
-    public init(grid: Settings.Grid) {
+    public init(grid: Settings.Grid, captions: CaptionPainter? = nil) {
         self.grid = grid
+        self.captions = captions
     }
 
     public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
@@ -46,6 +51,16 @@ public struct Renderer {
         }
         if let moving = frame.movingPhoto {
             drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
+        }
+        drawCaptions(frame, images: images, into: &target)
+    }
+
+    /// The captions the frame shows (`CaptionPlacement`), over the photos.
+    private func drawCaptions(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
+        guard let captions else { return }
+        for placement in CaptionPlacement.placements(in: frame, screen: target.size) {
+            guard let caption = images.caption(placement.index) else { continue }
+            captions.draw(caption, offsetX: placement.offsetX, alpha: placement.alpha, into: &target)
         }
     }
 
@@ -77,6 +92,7 @@ public struct Renderer {
         if let moving = frame.movingPhoto {
             drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
         }
+        drawCaptions(frame, images: images, into: &target)
     }
 
     /// The grid cells (`thumbnails` in the order of `frame.gridCells`) and the background in the

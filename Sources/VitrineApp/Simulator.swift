@@ -106,7 +106,7 @@ public enum Simulator {
             } else {
                 frame = viewer.frame(at: t)
             }
-            try trace?.write(frame)
+            try trace?.write(frame, caption: viewer.shownCaption(in: frame)?.text)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
                 outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas,

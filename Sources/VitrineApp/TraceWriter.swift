@@ -14,8 +14,9 @@ public final class TraceWriter {
         file = try Self.reporting { () throws(SystemError) in try AtomicFile(path: path) }
     }
 
-    public func write(_ frame: SceneFrame) throws {
-        buffer.append(contentsOf: Array(Self.line(for: frame).utf8))
+    /// `caption`: the text shown with the current photo (SPEC §10), nil when none is.
+    public func write(_ frame: SceneFrame, caption: String? = nil) throws {
+        buffer.append(contentsOf: Array(Self.line(for: frame, caption: caption).utf8))
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count > 1 << 16 { try flush() }
     }
@@ -48,7 +49,7 @@ public final class TraceWriter {
     }
 
     /// One trace line. Field order and names follow SPEC §6; extra fields come after them.
-    public static func line(for frame: SceneFrame) -> String {
+    public static func line(for frame: SceneFrame, caption: String? = nil) -> String {
         var s = "{\"t\": \(number(frame.time, 4)), \"mode\": \"\(frame.mode.rawValue)\", "
         s += "\"index\": \(frame.currentIndex.map(String.init) ?? "null"), "
         if let r = frame.photoRect {
@@ -58,8 +59,30 @@ public final class TraceWriter {
             s += "\"photo\": null, "
         }
         s += "\"background_alpha\": \(number(frame.backgroundAlpha, 4)), \"scroll\": \(number(frame.gridScroll, 2)), "
-        s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null")}"
+        s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null"), "
+        s += "\"caption\": \(caption.map(jsonString) ?? "null")}"
         return s
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        var s = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": s += "\\\""
+            case "\\": s += "\\\\"
+            case "\n": s += "\\n"
+            case "\t": s += "\\t"
+            case "\r": s += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    s += String(format: "\\u%04x", scalar.value)
+                } else {
+                    s.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return s + "\""
     }
 
     /// A JSON number with at most `places` decimals, always with a fractional part ("0.0").

@@ -1,0 +1,96 @@
+import Blitter
+import Config
+import Geometry
+import Photos
+import Text
+
+/// Draws captions (SPEC §10): white text on a dark gradient at the bottom of the screen, wrapped to
+/// `max_lines` with an ellipsis. A caption is set once (shaped, broken into lines, its glyphs drawn
+/// into a coverage mask from the glyph cache) and kept while it is on screen or near it; every
+/// frame after that lays the gradient and the mask over the picture, which costs a few rows of
+/// blending. Belongs to the frame loop's thread, like the FreeType objects under it.
+public final class CaptionPainter {
+    public let settings: Settings.Captions
+    public let screen: PixelRect
+    public let pixelSize: Int
+    private let typesetter: Typesetter
+    private var layers: [String: CaptionLayer] = [:]
+    private var recent: [String] = []
+    static let keptLayers = 6
+    /// The gradient's darkest alpha, behind the text.
+    static let darkest = 0.62
+
+    public init(settings: Settings.Captions, screenSize: Size) throws {
+        self.settings = settings
+        screen = PixelRect(x: 0, y: 0, width: Int(screenSize.width), height: Int(screenSize.height))
+        pixelSize = settings.pixelSize(screenHeight: screenSize.height)
+        typesetter = Typesetter(fonts: try FontSet(pattern: settings.font, pixelSize: pixelSize))
+    }
+
+    /// The family fontconfig picked for `font` (to tell an integrator when the font asked for is
+    /// not installed).
+    public var primaryFamily: String { typesetter.fonts.primaryFamily }
+
+    /// A caption laid out for this screen: the text mask, where it goes with the page at rest, and
+    /// the gradient's rows.
+    struct CaptionLayer {
+        var mask: AlphaMask
+        var origin: (x: Int, y: Int)
+        /// The gradient's first row, and each row's alpha down to the screen's bottom.
+        var gradientTop: Int
+        var rowAlphas: [Double]
+        var lines: [String]
+    }
+
+    /// The caption's layer, set the first time it is drawn.
+    func layer(for caption: Caption) -> CaptionLayer? {
+        let key = caption.text
+        if let layer = layers[key] {
+            if recent.last != key { recent.removeAll { $0 == key }; recent.append(key) }
+            return layer
+        }
+        guard let layer = try? makeLayer(caption) else { return nil }
+        layers[key] = layer
+        recent.append(key)
+        if recent.count > Self.keptLayers { layers[recent.removeFirst()] = nil }
+        return layer
+    }
+
+    private func makeLayer(_ caption: Caption) throws -> CaptionLayer {
+        let margin = max(pixelSize, Int((Double(screen.width) * 0.03).rounded()))
+        let text = try typesetter.typeset(caption.paragraphs, maxWidth: max(1, screen.width - 2 * margin),
+                                          maxLines: settings.maxLines)
+        let bottom = screen.height - max(pixelSize * 3 / 4, 4)
+        let top = bottom - text.mask.height
+        let rightToLeft = text.lines.first?.isRightToLeft ?? false
+        let x = rightToLeft ? screen.width - margin - text.mask.width : margin
+        // The dark gradient starts well above the text, reaches its darkest behind the first line
+        // and stays so to the bottom edge.
+        let gradientTop = max(0, top - pixelSize * 2)
+        let full = Double(max(1, top + text.lineHeight / 2 - gradientTop))
+        let rowAlphas = (gradientTop..<screen.height).map { y -> Double in
+            let t = min(1, Double(y - gradientTop) / full)
+            return Self.darkest * t * t * (3 - 2 * t)  // smoothstep: no visible edge at the top
+        }
+        return CaptionLayer(mask: text.mask, origin: (x, top), gradientTop: gradientTop, rowAlphas: rowAlphas,
+                            lines: text.lineTexts)
+    }
+
+    /// Lays `caption` over `target` with its page `offsetX` px from rest, at `alpha`.
+    public func draw(_ caption: Caption, offsetX: Double, alpha: Double, into target: inout Bitmap) {
+        guard alpha > 0, let layer = layer(for: caption) else { return }
+        let dx = Int(offsetX.rounded())
+        let band = PixelRect(x: dx, y: 0, width: screen.width, height: screen.height).intersection(target.bounds)
+        guard !band.isEmpty else { return }
+        for (row, rowAlpha) in layer.rowAlphas.enumerated() where rowAlpha > 0 {
+            let y = layer.gradientTop + row
+            target.blend(PixelRect(x: band.minX, y: y, width: band.width, height: 1), color: Pixel.black, alpha: rowAlpha * alpha)
+        }
+        target.blend(Pixel.white, through: layer.mask, at: (layer.origin.x + dx, layer.origin.y), alpha: alpha, clip: band)
+    }
+
+    /// The lines as drawn (with the ellipsis), for tests.
+    func lines(for caption: Caption) -> [String] {
+        layer(for: caption)?.lines ?? []
+    }
+}
