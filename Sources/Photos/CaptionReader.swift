@@ -46,9 +46,10 @@ public struct CaptionReader: Sendable {
         var text: (title: String?, description: String?, source: Caption.Source)?
 
         switch readSidecar(Self.sidecarPath(for: photoPath)) {
-        case let .found(title, description): text = (title, description, .sidecar)
+        case let .found(title, description) where !Caption(title: title, description: description, source: .sidecar).paragraphs.isEmpty:
+            text = (title, description, .sidecar)
         case let .malformed(problem): problems.append(problem)
-        case .absent: break
+        case .absent, .found: break  // none, or only white space
         }
         let needsMetadata = text == nil || includeDate
         let segments = needsMetadata ? readMetadata(photoPath, problems: &problems) : []
