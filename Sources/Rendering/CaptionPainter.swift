@@ -17,6 +17,10 @@ public final class CaptionPainter {
     private var layers: [String: CaptionLayer] = [:]
     private var recent: [String] = []
     static let keptLayers = 6
+    private var bands: [BandKey: CaptionBand] = [:]
+    private var recentBands: [BandKey] = []
+    /// The page on screen and the two beside it while swiping.
+    static let keptBands = 3
     /// The gradient's darkest alpha, behind the text.
     static let darkest = 0.62
 
@@ -79,14 +83,61 @@ public final class CaptionPainter {
     /// Lays `caption` over `target` with its page `offsetX` px from rest, at `alpha`.
     public func draw(_ caption: Caption, offsetX: Double, alpha: Double, into target: inout Bitmap) {
         guard alpha > 0, let layer = layer(for: caption) else { return }
-        let dx = Int(offsetX.rounded())
-        let band = PixelRect(x: dx, y: 0, width: screen.width, height: screen.height).intersection(target.bounds)
-        guard !band.isEmpty else { return }
+        Self.lay(layer, over: &target, dx: Int(offsetX.rounded()), dy: 0, alpha: alpha, width: screen.width)
+    }
+
+    /// The gradient, then the text, over `target`, the layer's screen rows moved by `dy`.
+    private static func lay(_ layer: CaptionLayer, over target: inout Bitmap, dx: Int, dy: Int, alpha: Double, width: Int) {
+        let slot = PixelRect(x: dx, y: 0, width: width, height: target.height).intersection(target.bounds)
+        guard !slot.isEmpty else { return }
         for (row, rowAlpha) in layer.rowAlphas.enumerated() where rowAlpha > 0 {
-            let y = layer.gradientTop + row
-            target.blend(PixelRect(x: band.minX, y: y, width: band.width, height: 1), color: Pixel.black, alpha: rowAlpha * alpha)
+            let y = layer.gradientTop + row + dy
+            target.blend(PixelRect(x: slot.minX, y: y, width: slot.width, height: 1), color: Pixel.black, alpha: rowAlpha * alpha)
         }
-        target.blend(Pixel.white, through: layer.mask, at: (layer.origin.x + dx, layer.origin.y), alpha: alpha, clip: band)
+        target.blend(Pixel.white, through: layer.mask, at: (layer.origin.x + dx, layer.origin.y + dy), alpha: alpha, clip: slot)
+    }
+
+    // MARK: - A page at rest
+
+    /// The bottom of a page's slot (a screen wide) with the caption laid over its photo: what the
+    /// pager shows there while the page is at its own size, at rest or sliding. Drawn once; each
+    /// frame copies it in place of those rows of the photo, so a caption costs nothing per frame.
+    public struct CaptionBand {
+        /// The slot's rows from `top` to the bottom of the screen.
+        public var bitmap: Bitmap
+        public var top: Int
+        /// The photo drawn into it: held so that its storage (the key) stays the same.
+        let image: Bitmap
+    }
+
+    private struct BandKey: Hashable {
+        var text: String
+        var image: UnsafeRawPointer?
+        var width: Int
+        var height: Int
+        var imageX: Int
+        var imageY: Int
+    }
+
+    /// The band for `caption` over `image`, whose top-left corner lies at `imageOrigin` in its
+    /// slot (the screen, for the page at rest): black around the photo, as the pager's background.
+    public func band(for caption: Caption, image: Bitmap, imageOrigin: (x: Int, y: Int)) -> CaptionBand? {
+        let key = BandKey(text: caption.text, image: image.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) },
+                          width: image.width, height: image.height, imageX: imageOrigin.x, imageY: imageOrigin.y)
+        if let band = bands[key] {
+            if recentBands.last != key { recentBands.removeAll { $0 == key }; recentBands.append(key) }
+            return band
+        }
+        guard let layer = layer(for: caption) else { return nil }
+        let top = layer.gradientTop
+        var bitmap = Bitmap(width: screen.width, height: screen.height - top)
+        bitmap.copy(from: image, to: (imageOrigin.x, imageOrigin.y - top))
+        Self.lay(layer, over: &bitmap, dx: 0, dy: -top, alpha: 1, width: screen.width)
+        let band = CaptionBand(bitmap: bitmap, top: top, image: image)
+        bands[key] = band
+        recentBands.append(key)
+        if recentBands.count > Self.keptBands { bands[recentBands.removeFirst()] = nil }
+        return band
     }
 
     /// The lines as drawn (with the ellipsis), for tests.

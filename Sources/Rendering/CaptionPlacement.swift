@@ -28,7 +28,10 @@ public struct CaptionPlacement: Equatable, Sendable {
         return frame.pages.compactMap { page in
             let rect = page.rect
             guard rect.midX.isFinite, rect.width <= screen.width + 0.5, rect.height <= screen.height + 0.5 else { return nil }
-            return CaptionPlacement(index: page.index, offsetX: rect.midX - screen.width / 2, alpha: alpha)
+            // The page's left edge from where it rests (centred, on whole pixels as the renderer
+            // places it), so that the caption moves in whole pixels with a page drawn in them.
+            return CaptionPlacement(index: page.index, offsetX: rect.minX - ((screen.width - rect.width) / 2).rounded(.down),
+                                    alpha: alpha)
         }
     }
 

@@ -96,4 +96,23 @@ private final class CaptionedPhotos: PhotoImages {
         renderer.renderDirectly(f, images: photos, into: &direct)
         #expect(draw(renderer, f, photos).pixels == direct.pixels)
     }
+
+    /// Pages of odd and even widths at whole and fractional offsets: the cached band (a page at its
+    /// own size) and the caption laid over the picture give the same pixels.
+    @Test func theCachedBandMatchesTheCaptionLaidOver() throws {
+        let (renderer, photos) = try setUp()
+        var rng = SplitMix64(seed: 16)
+        photos.screenImages[0] = MipChain(TestImages.random(width: 301, height: 187, using: &rng))
+        photos.screenImages[1] = MipChain(TestImages.random(width: 320, height: 200, using: &rng))
+        photos.captions[1] = Caption(title: "שלום", description: "A second page, its caption right to left", source: .xmp)
+        for offset in [0.0, -1, -37, -37.5, -150.25, -319, 12, 160.7] {
+            let first = PhotoPlacement(index: 0, rect: Rect(x: 9.5 + offset, y: 6.5, width: 301, height: 187))
+            let second = PhotoPlacement(index: 1, rect: Rect(x: 340 + offset, y: 0, width: 320, height: 200))
+            let f = frame(mode: .pager, pages: [first, second])
+            var direct = Bitmap(width: 320, height: 200)
+            renderer.renderDirectly(f, images: photos, into: &direct)
+            let rendered = draw(renderer, f, photos)
+            #expect(rendered.pixels == direct.pixels, "offset \(offset)")
+        }
+    }
 }
