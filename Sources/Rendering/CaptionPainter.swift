@@ -22,7 +22,7 @@ public final class CaptionPainter {
     /// The page on screen and the two beside it while swiping.
     static let keptBands = 3
     /// The gradient's darkest alpha, behind the text.
-    static let darkest = 0.62
+    static let darkest = 0.7
 
     public init(settings: Settings.Captions, screenSize: Size) throws {
         self.settings = settings
@@ -70,7 +70,7 @@ public final class CaptionPainter {
         let x = rightToLeft ? screen.width - margin - text.mask.width : margin
         // The dark gradient starts well above the text, reaches its darkest behind the first line
         // and stays so to the bottom edge.
-        let gradientTop = max(0, top - pixelSize * 2)
+        let gradientTop = max(0, top - pixelSize * 5 / 2)
         let full = Double(max(1, top + text.lineHeight / 2 - gradientTop))
         let rowAlphas = (gradientTop..<screen.height).map { y -> Double in
             let t = min(1, Double(y - gradientTop) / full)

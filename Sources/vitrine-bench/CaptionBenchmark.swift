@@ -20,8 +20,10 @@ enum CaptionBenchmark {
     static let cjk = Caption(title: "池塘边的蜻蜓", description: "夏天的早晨，蜻蜓在池塘边的芦苇上休息。Libellule au bord de l'étang.",
                              source: .iptc)
 
+    /// `moving`: frames where the caption moves with its page (a swipe) or fades (a dismissal),
+    /// measured against the same frames without captions.
     static func run(photos: BenchPhotos, settings: Settings, index: Int, width: Int, height: Int,
-                    budget: Double) -> (rows: [Row], summary: [String]) {
+                    moving: [(name: String, frame: SceneFrame)], budget: Double) -> (rows: [Row], summary: [String]) {
         let screen = Size(width: Double(width), height: Double(height))
         guard let painter = try? CaptionPainter(settings: settings.captions, screenSize: screen) else {
             return ([], ["captions: no font found by fontconfig for \"\(settings.captions.font)\""])
@@ -43,6 +45,23 @@ enum CaptionBenchmark {
             plain.render(frame, images: photos, into: &canvas.bitmap)
         })
         let added = with.median - without.median
+
+        var movingRows: [Row] = []
+        var movingLines: [String] = []
+        for (name, movingFrame) in moving {
+            let indices = movingFrame.pages.map(\.index) + (movingFrame.movingPhoto.map { [$0.index] } ?? [])
+            for i in indices { photos.captions[i] = latin }
+            captioned.render(movingFrame, images: photos, into: &canvas.bitmap)
+            let (withCaption, withoutCaption) = Stopwatch.measurePair(budget: 2 * budget, {
+                captioned.render(movingFrame, images: photos, into: &canvas.bitmap)
+            }, {
+                plain.render(movingFrame, images: photos, into: &canvas.bitmap)
+            })
+            for i in indices where i != index { photos.captions[i] = nil }
+            movingRows.append(Row(name: "frame: \(name), captions", ours: withCaption, pixman: nil, maxDifference: nil, goal: nil))
+            movingLines.append(String(format: "caption: +%.3f ms on the %@ frame (%.3f ms without captions)",
+                                      withCaption.median - withoutCaption.median, name, withoutCaption.median))
+        }
 
         // First frames: a fresh painter each time (fonts opened, glyph cache empty), untimed, then
         // the first render of the caption timed.
@@ -67,7 +86,7 @@ enum CaptionBenchmark {
             Row(name: "frame: pager at rest, 3-line caption", ours: with, pixman: nil, maxDifference: nil, goal: nil),
             Row(name: "frame: first frame of a new caption", ours: firstLatin, pixman: nil, maxDifference: nil, goal: nil),
             Row(name: "frame: first frame, CJK fallback font", ours: firstCJK, pixman: nil, maxDifference: nil, goal: nil),
-        ]
+        ] + movingRows
         func verdict(_ ok: Bool) -> String { ok ? "ok" : "MISS" }
         let summary = [
             String(format: "caption: +%.3f ms on a 1080p pager frame once drawn (goal <= %.1f ms): %@", added, goalMilliseconds,
@@ -75,6 +94,7 @@ enum CaptionBenchmark {
             String(format: "caption: first frame of a new caption %.2f ms median, %.2f ms worst (CJK from a fallback font %.2f / %.2f ms; budget %.1f ms): %@",
                    firstLatin.median, firstLatin.p99, firstCJK.median, firstCJK.p99, frameBudget,
                    verdict(max(firstLatin.p99, firstCJK.p99) <= frameBudget)),
+        ] + movingLines + [
             "caption: \(painter.primaryFamily) at \(painter.pixelSize) px, \(settings.captions.maxLines) lines at most",
         ]
         return (rows, summary)

@@ -322,7 +322,7 @@ frameCase("frame: grid scrolled 0.37 row", scrollFrame, goal: nil, pixmanCopiesG
 var captionLines: [String] = []
 if selected("caption") {
     let result = CaptionBenchmark.run(photos: photos, settings: settings, index: openedIndex, width: width, height: height,
-                                      budget: budget)
+                                      moving: [("pager swipe", swipeFrame), ("dismiss drag", dismissFrame)], budget: budget)
     for row in result.rows {
         rows.append(row)
         printRow(row)
