@@ -73,13 +73,7 @@ public struct CaptionReader: Sendable {
         return Reading(caption: caption, warning: warning)
     }
 
-    enum SidecarResult: Equatable {
-        case absent
-        case found(title: String?, description: String?)
-        case malformed(String)
-    }
-
-    func readSidecar(_ path: String) -> SidecarResult {
+    func readSidecar(_ path: String) -> CaptionText {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.read(path, limit: Self.sidecarLimit)
@@ -131,28 +125,19 @@ public struct CaptionReader: Sendable {
 
     /// XMP, then IPTC, then EXIF: the first with a title or description.
     static func text(in segments: [Segment], problems: inout [String]) -> (title: String?, description: String?, source: Caption.Source)? {
-        for segment in segments where segment.marker == 0xE1 && XMPCaption.isXMP(segment.payload) {
-            switch XMPCaption.read(app1Payload: segment.payload) {
-            case let .found(fields) where Caption(title: fields.title, description: fields.description, source: .xmp).paragraphs.count > 0:
-                return (fields.title, fields.description, .xmp)
-            case let .malformed(problem): problems.append(problem)
-            default: break
-            }
-        }
-        for segment in segments where segment.marker == 0xED {
-            switch IPTCCaption.read(app13Payload: segment.payload) {
-            case let .found(fields) where Caption(title: fields.objectName, description: fields.caption, source: .iptc).paragraphs.count > 0:
-                return (fields.objectName, fields.caption, .iptc)
-            case let .malformed(problem): problems.append(problem)
-            default: break
-            }
-        }
-        for segment in segments where segment.marker == 0xE1 {
-            switch EXIF.imageDescription(app1Payload: segment.payload) {
-            case let .text(description) where Caption.cleaned(description) != nil:
-                return (nil, description, .exif)
-            case let .malformed(problem): problems.append(problem)
-            default: break
+        let sources: [(marker: UInt8, source: Caption.Source, read: (ArraySlice<UInt8>) -> CaptionText)] = [
+            (0xE1, .xmp, XMPCaption.read(app1Payload:)),
+            (0xED, .iptc, IPTCCaption.read(app13Payload:)),
+            (0xE1, .exif, EXIF.imageDescription(app1Payload:)),
+        ]
+        for (marker, source, read) in sources {
+            for segment in segments where segment.marker == marker {
+                switch read(segment.payload) {
+                case let .found(title, description) where !Caption(title: title, description: description, source: source).paragraphs.isEmpty:
+                    return (title, description, source)
+                case let .malformed(problem): problems.append(problem)
+                case .found, .absent: break
+                }
             }
         }
         return nil

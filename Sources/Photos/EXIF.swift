@@ -27,16 +27,20 @@ public enum EXIF {
 
     /// What a text tag holds: nothing (no EXIF block, no such tag), its text, or bytes that break the
     /// format (offsets past the end, a wrong type, text that is not UTF-8).
-    public enum Text: Equatable, Sendable {
+    enum Text: Equatable, Sendable {
         case absent
         case text(String)
         case malformed(String)
     }
 
-    /// IFD0's ImageDescription.
-    public static func imageDescription(app1Payload payload: ArraySlice<UInt8>) -> Text {
+    /// IFD0's ImageDescription, as a caption's description.
+    public static func imageDescription(app1Payload payload: ArraySlice<UInt8>) -> CaptionText {
         guard let block = Block(app1Payload: payload) else { return .absent }
-        return block.text(imageDescriptionTag, inIFDAt: block.firstIFD, name: "ImageDescription")
+        switch block.text(imageDescriptionTag, inIFDAt: block.firstIFD, name: "ImageDescription") {
+        case .absent: return .absent
+        case let .text(text): return .found(title: nil, description: text)
+        case let .malformed(problem): return .malformed(problem)
+        }
     }
 
     /// The Exif IFD's DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), as its fields.

@@ -10,18 +10,8 @@ public enum IPTCCaption {
     static let resourceSignature = Array("8BIM".utf8)
     static let iptcResource: UInt16 = 0x0404
 
-    public struct Fields: Equatable, Sendable {
-        public var objectName: String?
-        public var caption: String?
-    }
-
-    public enum Result: Equatable, Sendable {
-        case absent
-        case found(Fields)
-        case malformed(String)
-    }
-
-    public static func read(app13Payload payload: ArraySlice<UInt8>) -> Result {
+    /// The Object Name as the title, the Caption/Abstract as the description.
+    public static func read(app13Payload payload: ArraySlice<UInt8>) -> CaptionText {
         guard payload.starts(with: header) else { return .absent }
         let bytes = Array(payload.dropFirst(header.count))
         var at = 0
@@ -47,8 +37,8 @@ public enum IPTCCaption {
     }
 
     /// The IPTC datasets: 0x1C, record, dataset, a 2-byte length, the data.
-    static func datasets(_ bytes: ArraySlice<UInt8>) -> Result {
-        var fields = Fields()
+    static func datasets(_ bytes: ArraySlice<UInt8>) -> CaptionText {
+        var texts: [String?] = [nil, nil]  // Object Name, Caption/Abstract
         var utf8Declared = false
         var rawName: ArraySlice<UInt8>?, rawCaption: ArraySlice<UInt8>?
         var at = bytes.startIndex
@@ -71,16 +61,16 @@ public enum IPTCCaption {
             }
             at = dataAt + length
         }
-        for (raw, keyPath, name) in [(rawName, \Fields.objectName, "Object Name"), (rawCaption, \Fields.caption, "Caption/Abstract")] {
+        for (i, (raw, name)) in [(rawName, "Object Name"), (rawCaption, "Caption/Abstract")].enumerated() {
             guard let raw else { continue }
             if let text = String(validating: raw, as: UTF8.self) {
-                fields[keyPath: keyPath] = text
+                texts[i] = text
             } else if utf8Declared {
                 return .malformed("IPTC \(name) is declared UTF-8 but is not")
             } else {
-                fields[keyPath: keyPath] = String(String.UnicodeScalarView(raw.map { Unicode.Scalar($0) }))
+                texts[i] = String(String.UnicodeScalarView(raw.map { Unicode.Scalar($0) }))
             }
         }
-        return fields.objectName == nil && fields.caption == nil ? .absent : .found(fields)
+        return texts == [nil, nil] ? .absent : .found(title: texts[0], description: texts[1])
     }
 }

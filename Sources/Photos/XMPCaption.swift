@@ -9,29 +9,18 @@
 public enum XMPCaption {
     static let header = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
-    public struct Fields: Equatable, Sendable {
-        public var title: String?
-        public var description: String?
-    }
-
-    public enum Result: Equatable, Sendable {
-        case absent
-        case found(Fields)
-        case malformed(String)
-    }
-
     public static func isXMP(_ payload: ArraySlice<UInt8>) -> Bool {
         payload.starts(with: header)
     }
 
-    public static func read(app1Payload payload: ArraySlice<UInt8>) -> Result {
+    public static func read(app1Payload payload: ArraySlice<UInt8>) -> CaptionText {
         guard isXMP(payload) else { return .absent }
         guard let packet = String(validating: payload.dropFirst(header.count), as: UTF8.self) else {
             return .malformed("XMP packet is not UTF-8")
         }
         do {
-            let fields = Fields(title: try property("dc:title", in: packet), description: try property("dc:description", in: packet))
-            return fields.title == nil && fields.description == nil ? .absent : .found(fields)
+            let title = try property("dc:title", in: packet), description = try property("dc:description", in: packet)
+            return title == nil && description == nil ? .absent : .found(title: title, description: description)
         } catch {
             return .malformed(error.message)
         }

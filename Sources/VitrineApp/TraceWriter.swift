@@ -1,3 +1,4 @@
+import ConfigFile
 import Foundation
 import Geometry
 import Linux
@@ -60,29 +61,8 @@ public final class TraceWriter {
         }
         s += "\"background_alpha\": \(number(frame.backgroundAlpha, 4)), \"scroll\": \(number(frame.gridScroll, 2)), "
         s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null"), "
-        s += "\"caption\": \(caption.map(jsonString) ?? "null")}"
+        s += "\"caption\": \(caption.map(quoted) ?? "null")}"
         return s
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    static func jsonString(_ text: String) -> String {
-        var s = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": s += "\\\""
-            case "\\": s += "\\\\"
-            case "\n": s += "\\n"
-            case "\t": s += "\\t"
-            case "\r": s += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    s += String(format: "\\u%04x", scalar.value)
-                } else {
-                    s.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return s + "\""
     }
 
     /// A JSON number with at most `places` decimals, always with a fractional part ("0.0").
