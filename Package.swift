@@ -142,11 +142,11 @@ let package = Package(
             "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs"]),
-        .testTarget(name: "TextTests", dependencies: ["Text", "Blitter", "PNG", "TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
-            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport",
+            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v5]

@@ -34,6 +34,8 @@ public final class CaptionPainter {
     /// The family fontconfig picked for `font` (to tell an integrator when the font asked for is
     /// not installed).
     public var primaryFamily: String { typesetter.fonts.primaryFamily }
+    /// The family `font` names when it is not installed.
+    public var missingFamily: String? { typesetter.fonts.missingFamily }
 
     /// A caption laid out for this screen: the text mask, where it goes with the page at rest, and
     /// the gradient's rows.

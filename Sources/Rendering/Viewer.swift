@@ -39,6 +39,9 @@ public final class Viewer {
         guard captions.show else { return nil }
         do {
             let painter = try CaptionPainter(settings: captions, screenSize: screenSize)
+            if let missing = painter.missingFamily {
+                logger.warning("captions.font: no font of the family \"\(missing)\" is installed (fc-list shows those that are); captions use \(painter.primaryFamily)")
+            }
             logger.info("Captions in \(painter.primaryFamily) at \(painter.pixelSize) px (captions.font \"\(captions.font)\")")
             return painter
         } catch {

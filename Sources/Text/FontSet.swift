@@ -1,4 +1,5 @@
 import CFontconfig
+import Foundation
 
 /// The fonts a fontconfig pattern ("sans-serif", "DejaVu Sans:bold", "Noto Sans CJK JP") stands
 /// for, best first, as fontconfig sorts them: the first is the font asked for (or fontconfig's
@@ -28,6 +29,7 @@ public final class FontSet {
         guard let config = Self.config else { throw TextError("FcInitLoadConfigAndFonts", "no fontconfig configuration") }
         guard let parsed = FcNameParse(pattern) else { throw TextError("FcNameParse", "cannot read the font pattern \"\(pattern)\"") }
         defer { FcPatternDestroy(parsed) }
+        let requested = Self.strings(parsed, "family").first
         FcConfigSubstitute(config, parsed, FcMatchPattern)
         FcDefaultSubstitute(parsed)
         var result = FcResultNoMatch
@@ -51,6 +53,14 @@ public final class FontSet {
                                         family: family.map { String(cString: $0) } ?? "", charset: copy))
         }
         guard !candidates.isEmpty else { throw TextError("FcFontSort", "no font file for \"\(pattern)\"") }
+        // A family asked for by name that the best match does not have is not installed (generic
+        // names such as "sans-serif" are aliases fontconfig resolves, not families).
+        if let requested, !Self.genericFamilies.contains(requested.lowercased()), let best = sorted.pointee.fonts[0],
+           !Self.strings(best, "family").contains(where: { $0.caseInsensitiveCompare(requested) == .orderedSame }) {
+            missingFamily = requested
+        } else {
+            missingFamily = nil
+        }
         library = try FreeTypeLibrary()
         self.pattern = pattern
         self.pixelSize = max(1, pixelSize)
@@ -63,6 +73,21 @@ public final class FontSet {
 
     /// The family fontconfig chose first for the pattern (DejaVu Sans for "sans-serif" on Debian).
     public var primaryFamily: String { candidates[0].family }
+    /// The family the pattern names when no installed font has it (fontconfig chose another).
+    public let missingFamily: String?
+
+    static let genericFamilies: Set<String> = ["sans-serif", "sans", "serif", "monospace", "mono", "system-ui",
+                                              "cursive", "fantasy", "emoji", "math"]
+
+    /// Every value of a string property of a pattern.
+    private static func strings(_ pattern: OpaquePointer, _ property: String) -> [String] {
+        var values: [String] = []
+        var value: UnsafeMutablePointer<FcChar8>?
+        while values.count < 16, FcPatternGetString(pattern, property, Int32(values.count), &value) == FcResultMatch, let value {
+            values.append(String(cString: value))
+        }
+        return values
+    }
 
     /// The families of the fonts a text drawn so far used, best first.
     public var openedFamilies: [String] { faces.keys.sorted().compactMap { faces[$0]?.family } }

@@ -76,6 +76,10 @@ import Testing
     @Test func aMissingFontFallsBackThroughFontconfig() throws {
         let missing = try FontSet(pattern: "NoSuchFont", pixelSize: 24)
         #expect(missing.primaryFamily != "NoSuchFont" && !missing.primaryFamily.isEmpty)
+        #expect(missing.missingFamily == "NoSuchFont")
+        #expect(fonts.missingFamily == nil)
+        #expect(try FontSet(pattern: "sans-serif:bold", pixelSize: 24).missingFamily == nil)
+        #expect(try FontSet(pattern: "dejavu sans", pixelSize: 24).missingFamily == nil)
         let text = try Typesetter(fonts: missing).typeset(["Hello, world"], maxWidth: 400, maxLines: 1)
         #expect(text.lines[0].glyphs.allSatisfy { $0.glyph != 0 })
         #expect(text.mask.coverage.contains { $0 > 200 })

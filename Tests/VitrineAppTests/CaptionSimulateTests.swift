@@ -1,6 +1,9 @@
 import Foundation
+import Geometry
+import Scene
 import TestSupport
 import Testing
+@testable import VitrineApp
 
 /// Captions as an integrator checks them: photos captioned in each source, the slideshow showing
 /// them, read back through `simulate`'s trace and snapshots.
@@ -74,5 +77,19 @@ import Testing
         let bottom = (260..<300).flatMap { y in (0..<480).map { x in (shown[x, y], hidden[x, y]) } }
         #expect(bottom.contains { $0.0 != $0.1 })
         #expect(bottom.contains { $0.0 & 0xFF > 0xE0 && $0.1 & 0xFF < 0xC0 })  // white text where the photo is not white
+    }
+
+    /// A caption is any text: the trace line stays one line of valid JSON.
+    @Test func theTraceQuotesTheCaption() throws {
+        let frame = SceneFrame(time: 1, mode: .pager, currentIndex: 2, gridScroll: 0, drawsGrid: false, gridCells: [],
+                               hiddenIndex: nil, backgroundAlpha: 1,
+                               pages: [PhotoPlacement(index: 2, rect: Rect(x: 0, y: 0, width: 10, height: 10))], movingPhoto: nil)
+        let text = "A \"quoted\" \\ title\nשלום\u{1B}[31m"
+        let line = TraceWriter.line(for: frame, caption: text)
+        #expect(!line.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["caption"] as? String == text)
+        let none = try #require(try JSONSerialization.jsonObject(with: Data(TraceWriter.line(for: frame).utf8)) as? [String: Any])
+        #expect(none["caption"] is NSNull)
     }
 }
