@@ -35,7 +35,8 @@ public struct Caption: Equatable, Sendable {
     static func cleaned(_ text: String?) -> String? {
         guard let text else { return nil }
         let normalised = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        let scalars = normalised.unicodeScalars.filter { $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control }
+            .replacingOccurrences(of: "\t", with: " ")  // fonts have no tab glyph
+        let scalars = normalised.unicodeScalars.filter { $0 == "\n" || $0.properties.generalCategory != .control }
         let result = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
         return result.isEmpty ? nil : result
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads tags from an EXIF block (the payload of an APP1 segment that starts with "Exif\0\0"):
 /// the orientation, and for captions the ImageDescription and DateTimeOriginal. Pure: no I/O. Every
 /// offset and count in the block is checked against its length, and each walk is bounded by the
@@ -33,14 +35,36 @@ public enum EXIF {
         case malformed(String)
     }
 
-    /// IFD0's ImageDescription, as a caption's description.
+    /// IFD0's ImageDescription, as a caption's description. What cameras write there by themselves
+    /// ("OLYMPUS DIGITAL CAMERA", "SONY DSC", their make or model) is no caption.
     public static func imageDescription(app1Payload payload: ArraySlice<UInt8>) -> CaptionText {
         guard let block = Block(app1Payload: payload) else { return .absent }
         switch block.text(imageDescriptionTag, inIFDAt: block.firstIFD, name: "ImageDescription") {
         case .absent: return .absent
-        case let .text(text): return .found(title: nil, description: text)
+        case let .text(text):
+            let camera = [makeTag, modelTag].compactMap { tag -> String? in
+                guard case let .text(value) = block.text(tag, inIFDAt: block.firstIFD, name: "") else { return nil }
+                return value
+            }
+            return isCameraDefault(text, camera: camera) ? .absent : .found(title: nil, description: text)
         case let .malformed(problem): return .malformed(problem)
         }
+    }
+
+    static let makeTag: UInt16 = 0x010F
+    static let modelTag: UInt16 = 0x0110
+    /// Descriptions cameras and phones fill in on their own (the ones digiKam and exiftool users
+    /// meet most), compared without case and surrounding spaces.
+    static let cameraDefaults: Set<String> = [
+        "olympus digital camera", "sony dsc", "kodak digital still camera", "digital camera", "default",
+        "exif_jpeg_picture", "leica digital camera", "minolta digital camera", "konica minolta digital camera",
+        "pentax image", "samsung digital camera", "dcim", "image", "picture", "jpeg", "camera", "photo",
+    ]
+
+    static func isCameraDefault(_ description: String, camera: [String]) -> Bool {
+        let text = description.trimmingCharacters(in: .whitespaces).lowercased()
+        let names = camera.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return text.isEmpty || cameraDefaults.contains(text) || names.contains(text) || text == names.joined(separator: " ")
     }
 
     /// The Exif IFD's DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), as its fields.

@@ -17,6 +17,10 @@ public final class CaptionPainter {
     private var layers: [String: CaptionLayer] = [:]
     private var recent: [String] = []
     static let keptLayers = 6
+    private var failed: Set<String> = []
+    /// Told once for each caption that cannot be set (a font file fontconfig lists but FreeType
+    /// cannot open); the photo shows without it.
+    public var onFailure: ((String) -> Void)?
     private var bands: [BandKey: CaptionBand] = [:]
     private var recentBands: [BandKey] = []
     /// The page on screen and the two beside it while swiping.
@@ -55,7 +59,16 @@ public final class CaptionPainter {
             if recent.last != key { recent.removeAll { $0 == key }; recent.append(key) }
             return layer
         }
-        guard let layer = try? makeLayer(caption) else { return nil }
+        guard !failed.contains(key) else { return nil }
+        let layer: CaptionLayer
+        do {
+            layer = try makeLayer(caption)
+        } catch {
+            // Not tried again: a font that fails to open would fail on every frame.
+            failed.insert(key)
+            onFailure?("cannot draw the caption \"\(caption.title ?? caption.description ?? "")\": \(error)")
+            return nil
+        }
         layers[key] = layer
         recent.append(key)
         if recent.count > Self.keptLayers { layers[recent.removeFirst()] = nil }

@@ -39,6 +39,7 @@ public final class Viewer {
         guard captions.show else { return nil }
         do {
             let painter = try CaptionPainter(settings: captions, screenSize: screenSize)
+            painter.onFailure = { logger.warning("\($0)") }
             if let missing = painter.missingFamily {
                 logger.warning("captions.font: no font of the family \"\(missing)\" is installed (fc-list shows those that are); captions use \(painter.primaryFamily)")
             }

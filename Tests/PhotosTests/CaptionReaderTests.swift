@@ -42,6 +42,16 @@ import Testing
         #expect(reading.caption?.source == .iptc)
     }
 
+    @Test func whatCamerasWriteByThemselvesIsNoCaption() throws {
+        for boilerplate in ["OLYMPUS DIGITAL CAMERA", "SONY DSC", "  sony dsc "] {
+            let reading = try read(CaptionJPEG.photo([CaptionJPEG.exif(description: Array(boilerplate.utf8))]))
+            #expect(reading.caption == nil && reading.warning == nil, "\(boilerplate)")
+        }
+        #expect(EXIF.isCameraDefault("Canon EOS 5D", camera: ["Canon", "Canon EOS 5D"]))
+        #expect(EXIF.isCameraDefault("NIKON CORPORATION NIKON D750", camera: ["NIKON CORPORATION", "NIKON D750"]))
+        #expect(!EXIF.isCameraDefault("Sony's new office", camera: ["SONY", "ILCE-7M3"]))
+    }
+
     @Test func xmpTakesTheDefaultLanguageAndDecodesEntities() throws {
         let reading = try read(CaptionJPEG.photo([CaptionJPEG.xmp(title: "Fish &amp; chips &#x2014; &lt;Brighton&gt;", description: "caf&#233;")]))
         #expect(reading.caption == Caption(title: "Fish & chips — <Brighton>", description: "café", source: .xmp))
