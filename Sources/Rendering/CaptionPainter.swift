@@ -21,10 +21,10 @@ public final class CaptionPainter {
     /// Told once for each caption that cannot be set (a font file fontconfig lists but FreeType
     /// cannot open); the photo shows without it.
     public var onFailure: ((String) -> Void)?
+    /// The bands of the pages the last frame showed. Each holds its photo's pixels, so none is
+    /// kept past the frames that show it: the decoded photos stay within `cache.megabytes`.
     private var bands: [BandKey: CaptionBand] = [:]
-    private var recentBands: [BandKey] = []
-    /// The page on screen and the two beside it while swiping.
-    static let keptBands = 3
+    private var bandsDrawn: Set<BandKey> = []
     /// The gradient's darkest alpha, behind the text.
     static let darkest = 0.7
 
@@ -139,10 +139,8 @@ public final class CaptionPainter {
     public func band(for caption: Caption, image: Bitmap, imageOrigin: (x: Int, y: Int)) -> CaptionBand? {
         let key = BandKey(text: caption.text, image: image.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) },
                           width: image.width, height: image.height, imageX: imageOrigin.x, imageY: imageOrigin.y)
-        if let band = bands[key] {
-            if recentBands.last != key { recentBands.removeAll { $0 == key }; recentBands.append(key) }
-            return band
-        }
+        bandsDrawn.insert(key)
+        if let band = bands[key] { return band }
         guard let layer = layer(for: caption) else { return nil }
         let top = layer.gradientTop
         var bitmap = Bitmap(width: screen.width, height: screen.height - top)
@@ -150,10 +148,17 @@ public final class CaptionPainter {
         Self.lay(layer, over: &bitmap, dx: 0, dy: -top, alpha: 1, width: screen.width)
         let band = CaptionBand(bitmap: bitmap, top: top, image: image)
         bands[key] = band
-        recentBands.append(key)
-        if recentBands.count > Self.keptBands { bands[recentBands.removeFirst()] = nil }
         return band
     }
+
+    /// The frame is drawn: the bands it did not use go (with the photos they hold).
+    public func finishFrame() {
+        for key in bands.keys where !bandsDrawn.contains(key) { bands[key] = nil }
+        bandsDrawn.removeAll(keepingCapacity: true)
+    }
+
+    /// How many bands are kept (tests).
+    var bandCount: Int { bands.count }
 
     /// The lines as drawn (with the ellipsis), for tests.
     func lines(for caption: Caption) -> [String] {

@@ -64,6 +64,7 @@ public struct Renderer {
         var placed = frame
         placed.pages = pages
         drawCaptions(placed, images: images, into: &target, except: Set(bands.keys))
+        captions?.finishFrame()
     }
 
     /// The captions the frame shows (`CaptionPlacement`), over the photos; `except` the pages

@@ -72,6 +72,21 @@ private final class CaptionedPhotos: PhotoImages {
         #expect(picture[300, 195] == Self.grey)
     }
 
+    /// A band holds its photo's pixels: it is kept only while its page is on screen.
+    @Test func bandsLastAsLongAsTheirPages() throws {
+        let (renderer, photos) = try setUp()
+        photos.captions[1] = Caption(title: "Second", source: .sidecar)
+        let page = { (index: Int, x: Double) in PhotoPlacement(index: index, rect: Rect(x: x, y: 0, width: 320, height: 200)) }
+        _ = draw(renderer, frame(mode: .pager, pages: [page(0, 0)]), photos)
+        #expect(renderer.captions?.bandCount == 1)
+        _ = draw(renderer, frame(mode: .pager, pages: [page(0, -100), page(1, 240)]), photos)
+        #expect(renderer.captions?.bandCount == 2)
+        _ = draw(renderer, frame(mode: .pager, pages: [page(1, 0)]), photos)
+        #expect(renderer.captions?.bandCount == 1)
+        _ = draw(renderer, frame(mode: .grid), photos)
+        #expect(renderer.captions?.bandCount == 0)
+    }
+
     @Test func fadesWithTheBackgroundAndIsNotInTheGrid() throws {
         let (renderer, photos) = try setUp()
         let moving = PhotoPlacement(index: 0, rect: Rect(x: 40, y: 20, width: 240, height: 150))
