@@ -10,6 +10,7 @@ import CHarfBuzz
 public final class TextShaper {
     public let fonts: FontSet
     private let buffer: OpaquePointer
+    private(set) var shapedCharacters = 0
 
     public init(fonts: FontSet) {
         self.fonts = fonts
@@ -34,6 +35,7 @@ public final class TextShaper {
 
     /// `scalars` in logical order; `direction` the paragraph's.
     public func shape(_ scalars: [UInt32], direction: TextDirection) throws -> ShapedLine {
+        shapedCharacters += scalars.count
         let (levels, rightToLeft) = Self.bidiLevels(scalars, direction: direction)
         let runs = try self.runs(scalars, levels: levels)
         var glyphs: [ShapedGlyph] = []

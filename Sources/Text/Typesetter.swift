@@ -25,6 +25,9 @@ public final class Typesetter {
         shaper = TextShaper(fonts: fonts)
     }
 
+    /// Characters shaped so far (tests see what was left unshaped).
+    var shapedCharacters: Int { shaper.shapedCharacters }
+
     /// The shaper, for callers that want positioned glyphs without a mask.
     public func shape(_ text: String, direction: TextDirection = .auto) throws -> ShapedLine {
         try shaper.shape(text, direction: direction)
@@ -36,8 +39,14 @@ public final class Typesetter {
         var clusters: [[Range<Int>]] = []
         var items: [[CaptionLayout.Item]] = []
         var directions: [TextDirection] = []
-        for paragraph in paragraphs {
-            let scalars = paragraph.unicodeScalars.map(\.value)
+        // What cannot show is not shaped (a 64 KB sidecar would cost frames): paragraphs past
+        // `maxLines` + 1, and the characters of a paragraph past twice what `maxLines` lines of
+        // the narrowest glyphs (a fifth of the size wide) hold. What is kept still overflows, so
+        // the ellipsis stays.
+        let lineCount = max(1, maxLines)
+        let limit = lineCount * (max(1, maxWidth) / max(1, fonts.pixelSize / 5) + 1) * 2
+        for paragraph in paragraphs.prefix(lineCount + 1) {
+            let scalars = Array(paragraph.unicodeScalars.prefix(limit).map(\.value))
             let shaped = try shaper.shape(scalars, direction: .auto)
             let ranges = Self.clusters(scalars)
             texts.append(scalars)

@@ -111,6 +111,18 @@ import Testing
         #expect(text.mask.height == 2 * text.lineHeight)
     }
 
+    @Test func aHugeTextIsCutBeforeShapingAndStillEndsWithAnEllipsis() throws {
+        let typesetter = Typesetter(fonts: fonts)
+        let huge = String(repeating: "lorem ipsum dolor sit amet ", count: 2400)  // 64 KB
+        let paragraphs = ["Title"] + Array(repeating: huge, count: 50)
+        let text = try typesetter.typeset(paragraphs, maxWidth: 600, maxLines: 3)
+        #expect(text.lineTexts.count == 3)
+        #expect(text.lineTexts[0] == "Title")
+        #expect(text.lineTexts[2].hasSuffix("…"))
+        // Shaped: the start of three long paragraphs (measured, then the lines), not 50 x 64 KB.
+        #expect(typesetter.shapedCharacters < 3 * 3 * (600 / (32 / 5) + 1) * 2 + 100)
+    }
+
     @Test func rightToLeftLinesAlignRight() throws {
         let typesetter = Typesetter(fonts: fonts)
         let text = try typesetter.typeset(["Long left-to-right title", "שלום"], maxWidth: 800, maxLines: 3)
