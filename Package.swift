@@ -11,7 +11,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, found through pkg-config.
@@ -42,6 +41,10 @@ let package = Package(
         // libjpeg's error handling needs setjmp/longjmp, which Swift cannot call: the fallback
         // decoder for files TurboJPEG's tj* API refuses is a few lines of C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // toml++ (Debian's libtomlplusplus-dev, a compiled C++ library); the shim hands its parse to
+        // Swift as plain C data. No system-library target: tomlplusplus.pc holds only the -D flags
+        // that SwiftPM refuses from pkg-config, so the shim defines them itself.
+        .target(name: "CTOMLShim", linkerSettings: [.linkedLibrary("tomlplusplus")]),
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),
@@ -58,7 +61,7 @@ let package = Package(
         .target(name: "RunLoopRules"),
 
         // Linux and C glue.
-        .target(name: "ConfigFile", dependencies: ["Config", "Linux", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "ConfigFile", dependencies: ["Config", "Linux", "CTOMLShim"]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
             "Blitter", "CTurboJPEG", "CJPEGShim", "Linux",
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
         .testTarget(name: "TouchTests", dependencies: ["Touch", "Geometry", "TestSupport", "FuzzTargets"], exclude: ["Recordings"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Touch", "Geometry"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "TestSupport", "FuzzTargets"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigFile", "Linux", "TestSupport", "FuzzTargets"]),
         .testTarget(name: "SceneTests", dependencies: ["Scene", "Geometry", "Touch", "Animation", "TestSupport"]),
         .testTarget(name: "LinuxTests", dependencies: [
             "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
@@ -149,5 +152,6 @@ let package = Package(
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport",
         ]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v5],
+    cxxLanguageStandard: .cxx17
 )

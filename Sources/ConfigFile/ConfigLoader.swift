@@ -1,5 +1,4 @@
 import Config
-import TOMLKit
 
 /// Reads the TOML config file of SPEC §5 into `Settings`. A missing table or key keeps its default;
 /// every problem in the file is reported at once, each with its line and key.
@@ -31,7 +30,7 @@ public enum ConfigLoader {
     /// `path` only names the file in errors.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> Settings {
         if let nul = text.firstIndex(of: "\0") {
-            // TOMLKit hands toml++ a C string, which would silently end there.
+            // Raw NULs are not TOML; refused before toml++ with the line they are on.
             let line = text[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             throw ConfigError(path: path, problems: [.init(kind: .syntax, line: line, message: "NUL character")])
         }
@@ -50,22 +49,16 @@ public enum ConfigLoader {
         }
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            // toml++ says "Error while parsing value: …"; the prefix makes the class plain.
-            let detail = error.description.prefix(1).lowercased() + error.description.dropFirst()
-            throw ConfigError(path: path, problems: [.init(
-                kind: .syntax, line: error.source.begin.line, column: error.source.begin.column,
-                message: "invalid TOML: \(detail)")])
+            root = try TOMLTable.parse(text)
         } catch {
-            throw ConfigError(path: path, problems: [.init(kind: .syntax, message: "\(error)")])
+            // toml++ says "Error while parsing value: …"; the prefix makes the class plain.
+            let detail = error.message.prefix(1).lowercased() + error.message.dropFirst()
+            throw ConfigError(path: path, problems: [.init(
+                kind: .syntax, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil,
+                message: "invalid TOML: \(detail)")])
         }
         var reader = Reader(sourceMap: sourceMap)
         let settings = reader.read(root)
-        for key in sourceMap.keysWithNUL {
-            let name = key.joined(separator: ".")
-            reader.report(.badFormat, key, "`\(name)` contains a NUL character (\\u0000), which no path or name can hold")
-        }
         guard reader.problems.isEmpty else {
             let sorted = reader.problems.sorted {
                 ($0.line ?? 0, $0.column ?? 0, $0.key ?? "") < ($1.line ?? 0, $1.column ?? 0, $1.key ?? "")
@@ -106,6 +99,12 @@ private struct Reader {
                     continue
                 }
                 let fullName = "\(name).\(key)"
+                if value.containsNUL {
+                    // A `\u0000` escape: no path or name can hold it, and C would end the string there.
+                    rejected.insert(fullName)
+                    report(.badFormat, [name, key], "`\(fullName)` contains a NUL character (\\u0000), which no path or name can hold")
+                    continue
+                }
                 if let complaint = setting.read(value, fullName, &settings) {
                     rejected.insert(fullName)
                     report(complaint.kind, [name, key], complaint.message)
@@ -127,7 +126,7 @@ private struct Reader {
             + "1...\(formatNumber(pager.maxZoom)) (1...pager.max_zoom)", key: "pager.double_tap_zoom")
     }
 
-    mutating func reportUnknown(_ name: String, value: TOMLValueConvertible) {
+    mutating func reportUnknown(_ name: String, value: TOMLValue) {
         if value.type == .table {
             let suggestion = Suggestion.closest(to: name, among: SettingsSchema.tables.map(\.name))
             report(.unknownTable, [name], "unknown table [\(name)]" + (suggestion.map { "; did you mean [\($0)]?" } ?? ""),

@@ -1,5 +1,4 @@
 import Config
-import TOMLKit
 
 /// What is wrong with one value, before the loader adds where it is.
 struct Complaint: Error, Equatable {
@@ -11,14 +10,14 @@ struct Complaint: Error, Equatable {
 struct SettingKey {
     let name: String
     /// Reads `value` into `settings`; `key` is the full `table.key`, for messages.
-    let read: (_ value: TOMLValueConvertible, _ key: String, _ settings: inout Settings) -> Complaint?
+    let read: (_ value: TOMLValue, _ key: String, _ settings: inout Settings) -> Complaint?
     /// The value as a TOML literal; nil when the key is left out (an absent calibration).
     let render: (Settings) -> String?
     /// What leaving the key out means, for `describe()`, as TOML has no null.
     let absentMeaning: String
 
     init<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value>,
-                decode: @escaping (TOMLValueConvertible, String) -> Result<Value, Complaint>,
+                decode: @escaping (TOMLValue, String) -> Result<Value, Complaint>,
                 encode: @escaping (Value) -> String?, absentMeaning: String = "the default") {
         self.name = name
         self.absentMeaning = absentMeaning
@@ -193,17 +192,17 @@ extension SettingKey {
 
 // MARK: - Helpers
 
-func numberValue(_ value: TOMLValueConvertible) -> Double? {
+func numberValue(_ value: TOMLValue) -> Double? {
     if let integer = value.int { return Double(integer) }
     return value.double
 }
 
-func wrongType(_ key: String, _ expected: String, _ value: TOMLValueConvertible,
+func wrongType(_ key: String, _ expected: String, _ value: TOMLValue,
                separator: String = ",") -> Complaint {
     Complaint(kind: .wrongType, message: "`\(key)` \(expected)\(separator) got \(typeName(value))")
 }
 
-func typeName(_ value: TOMLValueConvertible) -> String {
+func typeName(_ value: TOMLValue) -> String {
     switch value.type {
     case .table: return "table"
     case .array: return "array"
@@ -218,7 +217,7 @@ func typeName(_ value: TOMLValueConvertible) -> String {
 }
 
 /// "a string", "an integer" … with the value for scalars, for messages about array elements.
-func describeValue(_ value: TOMLValueConvertible) -> String {
+func describeValue(_ value: TOMLValue) -> String {
     if let string = value.string { return "a string \(quoted(string))" }
     if let number = numberValue(value) { return formatNumber(number) }
     let name = typeName(value)

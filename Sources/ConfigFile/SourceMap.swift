@@ -1,8 +1,7 @@
 /// Where each table and key of a TOML document is written.
 ///
-/// TOMLKit does not expose toml++'s source regions, so this reads the text again (TOMLKit has already
-/// accepted it as valid TOML) and records the first position of every key path: `[grid]` gives
-/// ["grid"], `columns = 4` below it ["grid", "columns"], `a.b = 1` both ["…", "a"] and ["…", "a", "b"],
+/// Read from the text before toml++ parses it (it also finds what toml++ must not be given), it
+/// records the first position of every key path: `[grid]` gives ["grid"], `columns = 4` below it ["grid", "columns"], `a.b = 1` both ["…", "a"] and ["…", "a", "b"],
 /// and keys of inline tables are recorded under their table's path. Keys inside arrays are not.
 struct SourceMap {
     struct Position: Equatable, Sendable {
@@ -22,9 +21,6 @@ struct SourceMap {
     /// key character, a quote or `]` (`[é]`, `[[[`, a `[` at the end of a line), a `}` where an
     /// array expects a value (`[}`, `[1, }`), a date followed by `T` and no time (`1979-05-27T:`).
     private(set) var crashingSyntax: (position: Position, message: String)?
-    /// The keys whose string value holds a NUL (a `\u0000` escape), in file order: TOMLKit hands
-    /// strings over as C strings, which would silently end at it.
-    private(set) var keysWithNUL: [[String]] = []
 
     init(_ text: String) {
         // A byte order mark is allowed before the first line, and takes no column.
@@ -34,7 +30,6 @@ struct SourceMap {
         positions = scanner.positions
         deepestKey = scanner.deepestKey
         crashingSyntax = scanner.crashingSyntax
-        keysWithNUL = scanner.keysWithNUL
     }
 
     /// Errors name tables and their keys (`[grid]`, `grid.columns`), at most a level below: deeper
@@ -64,9 +59,6 @@ private struct Scanner {
     var deepestKey: (depth: Int, position: Position)?
     var crashingSyntax: (position: Position, message: String)?
     var nesting = 0
-    var keysWithNUL: [[String]] = []
-    /// The key whose value is being read (an array's elements count as its key's).
-    private var valueKey: [String]?
 
     typealias Position = SourceMap.Position
 
@@ -177,12 +169,7 @@ private struct Scanner {
         skipBlank(newlines: false)
         if peek() == "=" { advance() }
         skipBlank(newlines: false)
-        if let prefix { valueKey = prefix + key }
         value(path: prefix.map { $0 + key })
-    }
-
-    private mutating func noteNUL(_ found: Bool) {
-        if found, let valueKey, keysWithNUL.last != valueKey { keysWithNUL.append(valueKey) }
     }
 
     mutating func keyPath() -> [String] {
@@ -209,9 +196,9 @@ private struct Scanner {
 
     mutating func value(path: [String]?) {
         switch peek() {
-        case "\""? where peek(1) == "\"" && peek(2) == "\"": noteNUL(multilineString(quote: "\""))
-        case "'"? where peek(1) == "'" && peek(2) == "'": _ = multilineString(quote: "'")
-        case "\""?: noteNUL(basicString().unicodeScalars.contains("\0"))
+        case "\""? where peek(1) == "\"" && peek(2) == "\"": multilineString(quote: "\"")
+        case "'"? where peek(1) == "'" && peek(2) == "'": multilineString(quote: "'")
+        case "\""?: _ = basicString()
         case "'"?: _ = literalString()
         case "["?:
             items(closedBy: "]") { reader in
@@ -273,7 +260,7 @@ private struct Scanner {
         }
     }
 
-    /// A "…" string, its escapes decoded (quoted keys must match the keys TOMLKit gives).
+    /// A "…" string, its escapes decoded (quoted keys must match the keys toml++ gives).
     mutating func basicString() -> String {
         var result = ""
         advance()
@@ -320,27 +307,20 @@ private struct Scanner {
         return result
     }
 
-    /// """…""" or '''…''', which may span lines and end in up to two extra quotes. True when
-    /// it holds an escape of NUL.
-    mutating func multilineString(quote: Unicode.Scalar) -> Bool {
-        var nul = false
+    /// """…""" or '''…''', which may span lines and end in up to two extra quotes.
+    mutating func multilineString(quote: Unicode.Scalar) {
         for _ in 0..<3 { advance() }
         while let scalar = peek() {
             if scalar == "\\" && quote == "\"" {
-                if let escape = peek(1), "uUx".unicodeScalars.contains(escape) {
-                    let digits = escape == "U" ? 8 : escape == "u" ? 4 : 2
-                    nul = nul || (0..<digits).allSatisfy { peek(2 + $0) == "0" }
-                }
                 advance()
                 advance()
             } else if scalar == quote && peek(1) == quote && peek(2) == quote {
                 for _ in 0..<3 { advance() }
                 for _ in 0..<2 where peek() == quote { advance() }
-                return nul
+                return
             } else {
                 advance()
             }
         }
-        return nul
     }
 }

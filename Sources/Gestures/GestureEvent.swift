@@ -17,16 +17,25 @@ public struct Pan: Equatable, Sendable {
     public var translation: Point { location - start }
 }
 
-/// A two-finger pinch: the midpoint of the fingers and their distance relative to the start.
+/// A two-finger pinch: the midpoint of the fingers and their distance relative to the start (the
+/// second finger's touch-down), with how fast both change.
 public struct Pinch: Equatable, Sendable {
     public var startCenter: Point
     public var center: Point
+    /// Finger distance / distance at the second finger's touch-down.
     public var scale: Double
+    /// The midpoint's velocity, px/s (the velocity tracker of SPEC §1 over the midpoints).
+    public var centerVelocity: Point
+    /// d(scale)/dt per second, by the same tracker.
+    public var scaleVelocity: Double
 
-    public init(startCenter: Point, center: Point, scale: Double) {
+    public init(startCenter: Point, center: Point, scale: Double, centerVelocity: Point = .zero,
+                scaleVelocity: Double = 0) {
         self.startCenter = startCenter
         self.center = center
         self.scale = scale
+        self.centerVelocity = centerVelocity
+        self.scaleVelocity = scaleVelocity
     }
 }
 
@@ -46,6 +55,7 @@ public enum GestureEvent: Equatable, Sendable {
     /// A second finger touched down before any pan.
     case pinchBegan(Pinch)
     case pinchChanged(Pinch)
+    /// One of the two fingers lifted; the velocities are those at the lift.
     case pinchEnded(Pinch)
     /// Down and up within the tap slop and timeout, one finger only.
     case tap(Point)

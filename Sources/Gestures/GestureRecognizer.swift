@@ -42,7 +42,9 @@ public struct GestureRecognizer: Sendable {
     /// More than one finger was down at some point: not a tap.
     private var hadSeveralFingers = false
     private var lastTap: (time: Double, location: Point)?
-    private var lastPinchScale = 1.0
+    /// The pinch's midpoint and its scale (as x), one sample per frame.
+    private var centerTracker = VelocityTracker()
+    private var scaleTracker = VelocityTracker()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -68,12 +70,12 @@ public struct GestureRecognizer: Sendable {
             tracker.add(first.position, at: frame.time)
             phase = .pressed
             var events = [GestureEvent.down(first.position)]
-            if contacts.count >= 2 { events += beginPinch(contacts) }
+            if contacts.count >= 2 { events += beginPinch(contacts, at: frame.time) }
             return events
 
         case .pressed:
             if contacts.count >= 2, contacts.contains(where: { $0.id == primaryID }) {
-                return beginPinch(contacts)
+                return beginPinch(contacts, at: frame.time)
             }
             guard let primary = contacts.first(where: { $0.id == primaryID }) else {
                 if contacts.isEmpty { return release(at: frame.time) }
@@ -103,13 +105,12 @@ public struct GestureRecognizer: Sendable {
         case let .pinching(first, second, startDistance, startCenter):
             let a = contacts.first(where: { $0.id == first }), b = contacts.first(where: { $0.id == second })
             if let a, let b {
-                let pinch = Pinch(startCenter: startCenter, center: Self.midpoint(a.position, b.position),
-                                  scale: a.position.distance(to: b.position) / startDistance)
-                location = pinch.center
-                lastPinchScale = pinch.scale
-                return [.pinchChanged(pinch)]
+                location = Self.midpoint(a.position, b.position)
+                centerTracker.add(location, at: frame.time)
+                scaleTracker.add(Point(x: a.position.distance(to: b.position) / startDistance, y: 0), at: frame.time)
+                return [.pinchChanged(currentPinch(startCenter: startCenter, at: frame.time))]
             }
-            let ended = GestureEvent.pinchEnded(lastPinch(startCenter: startCenter))
+            let ended = GestureEvent.pinchEnded(currentPinch(startCenter: startCenter, at: frame.time))
             if contacts.isEmpty {
                 phase = .idle
                 return [ended, .up(location, velocity: .zero)]
@@ -126,7 +127,7 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func beginPinch(_ contacts: [TouchContact]) -> [GestureEvent] {
+    private mutating func beginPinch(_ contacts: [TouchContact], at time: Double) -> [GestureEvent] {
         hadSeveralFingers = true
         let a = contacts.first(where: { $0.id == primaryID }) ?? contacts[0]
         guard let b = contacts.first(where: { $0.id != a.id }) else { return [] }
@@ -138,12 +139,17 @@ public struct GestureRecognizer: Sendable {
         let center = Self.midpoint(a.position, b.position)
         phase = .pinching(first: a.id, second: b.id, startDistance: distance, startCenter: center)
         location = center
-        lastPinchScale = 1
+        centerTracker.reset()
+        scaleTracker.reset()
+        centerTracker.add(center, at: time)
+        scaleTracker.add(Point(x: 1, y: 0), at: time)
         return [.pinchBegan(Pinch(startCenter: center, center: center, scale: 1))]
     }
 
-    private func lastPinch(startCenter: Point) -> Pinch {
-        Pinch(startCenter: startCenter, center: location, scale: lastPinchScale)
+    /// The newest samples, with velocities as at `time` (zero after a pause of over 40 ms).
+    private func currentPinch(startCenter: Point, at time: Double) -> Pinch {
+        Pinch(startCenter: startCenter, center: location, scale: scaleTracker.newestPosition?.x ?? 1,
+              centerVelocity: centerTracker.velocity(at: time), scaleVelocity: scaleTracker.velocity(at: time).x)
     }
 
     private mutating func move(to position: Point, at time: Double) {

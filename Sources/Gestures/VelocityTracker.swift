@@ -17,6 +17,7 @@ public struct VelocityTracker: Sendable {
     }
 
     public var newestTime: Double? { samples.last?.time }
+    public var newestPosition: Point? { samples.last?.position }
 
     /// Adds one sample (one SYN_REPORT); times must not decrease.
     public mutating func add(_ position: Point, at time: Double) {

@@ -29,6 +29,12 @@ public enum ProcessHeap {
         _ = malloc_trim(0)
     }
 
+    /// Bytes that malloc has handed out and not had back, over all arenas (not counting blocks
+    /// with mappings of their own): what a leak of small blocks makes grow.
+    public static func bytesInUse() -> Int {
+        Int(mallinfo2().uordblks)
+    }
+
     /// Resident memory of this process in bytes (/proc/self/statm), or 0 if it cannot be read.
     public static func residentBytes() -> Int {
         guard let line = try? RegularFile.read("/proc/self/statm", limit: 4096) else { return 0 }

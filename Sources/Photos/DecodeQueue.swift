@@ -198,11 +198,12 @@ extension DecodeQueue {
 
         // MARK: Workers
 
-        /// The decoder's buffers while it runs: the output, and the scaled decode before resampling
-        /// (up to twice as wide and high, typically about twice the pixels); the output's mip levels,
-        /// a third of it, are made once the scaled decode is gone.
+        /// The decoder's buffers while it runs: the file and the decoder's whole-image buffer
+        /// (`ImageKey.sourceBytes`), the output, and the scaled decode before resampling (up to
+        /// twice as wide and high, typically about twice the pixels); the output's mip levels, a
+        /// third of it, are made once the scaled decode is gone.
         static func workingBytes(for key: ImageKey) -> Int {
-            3 * key.size.pixelCount * MemoryLayout<UInt32>.stride
+            key.sourceBytes + 3 * key.size.pixelCount * MemoryLayout<UInt32>.stride
         }
 
         /// The most urgent pending key whose working buffers the cache can make room for, with its

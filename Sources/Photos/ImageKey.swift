@@ -11,11 +11,30 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     public let path: String
     public let size: ImageSize
     public let kind: Kind
+    /// What the decode holds besides its output buffers (the file, the decoder's whole-image
+    /// buffer), counted against the cache while it runs. Not part of the key's identity.
+    public let sourceBytes: Int
 
-    public init(path: String, size: ImageSize, kind: Kind = .screen) {
+    public init(path: String, size: ImageSize, kind: Kind = .screen, sourceBytes: Int = 0) {
         self.path = path
         self.size = size
         self.kind = kind
+        self.sourceBytes = sourceBytes
+    }
+
+    /// `photo` decoded at `size`.
+    public init(photo: PhotoInfo, size: ImageSize, kind: Kind) {
+        self.init(path: photo.path, size: size, kind: kind, sourceBytes: photo.decodeSourceBytes)
+    }
+
+    public static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
+        lhs.path == rhs.path && lhs.size == rhs.size && lhs.kind == rhs.kind
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(size)
+        hasher.combine(kind)
     }
 
     public var description: String { "\(path) @ \(size)\(kind == .thumbnail ? " (thumbnail)" : "")" }

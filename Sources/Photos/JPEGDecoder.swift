@@ -144,7 +144,7 @@ public final class JPEGDecoder {
         }
         try checkLimit(width: storedSize.width, height: storedSize.height, path: path)
         return JPEGHeader(storedSize: storedSize, orientation: layout.orientation, colorSpace: space,
-                          warning: warning, route: route)
+                          warning: warning, route: route, coefficientBufferBytes: layout.coefficientBufferBytes)
     }
 
     private func checkLimit(width: Int, height: Int, path: String) throws {

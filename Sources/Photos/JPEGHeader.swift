@@ -18,6 +18,9 @@ public struct JPEGHeader: Equatable, Sendable {
     /// A decoder warning about the headers (junk between segments); the image may still be fine.
     public let warning: String?
     var route: Route
+    /// What the decoder holds for the whole image whatever the output size (see
+    /// `JPEGLayout.coefficientBufferBytes`).
+    public let coefficientBufferBytes: Int
 
     /// The displayed size, after the EXIF orientation.
     public var size: ImageSize { orientation.orientedSize(storedSize) }

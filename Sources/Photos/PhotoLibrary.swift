@@ -67,7 +67,8 @@ public struct PhotoLibrary: Sendable {
         defer { file.close() }
         let header = try decoder.readHeader(path: path)
         return PhotoInfo(path: path, fileSize: file.size, modified: file.modified,
-                         storedSize: header.storedSize, orientation: header.orientation)
+                         storedSize: header.storedSize, orientation: header.orientation,
+                         coefficientBufferBytes: header.coefficientBufferBytes)
     }
 
     /// *.jpg or *.jpeg in any case, and not hidden.

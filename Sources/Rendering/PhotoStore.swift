@@ -79,13 +79,13 @@ public final class PhotoStore: PhotoImages {
     func thumbnailKey(_ index: Int) -> ImageKey? {
         guard photos.indices.contains(index) else { return nil }
         let photo = photos[index]
-        return ImageKey(path: photo.path, size: photo.size.decodeTarget(.thumbnail(cellSide: cellSide)), kind: .thumbnail)
+        return ImageKey(photo: photo, size: photo.size.decodeTarget(.thumbnail(cellSide: cellSide)), kind: .thumbnail)
     }
 
     func screenKey(_ index: Int) -> ImageKey? {
         guard photos.indices.contains(index) else { return nil }
         let photo = photos[index]
-        return ImageKey(path: photo.path, size: photo.size.decodeTarget(.screen(screenSize, maxZoom: maxZoom)))
+        return ImageKey(photo: photo, size: photo.size.decodeTarget(.screen(screenSize, maxZoom: maxZoom)), kind: .screen)
     }
 
     // MARK: - PhotoImages

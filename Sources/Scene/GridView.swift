@@ -22,8 +22,8 @@ public final class GridView: TransitionEnd {
         case resting
         /// A finger holds the content: `rawStart` is the unbanded offset when it touched down.
         case dragging(rawStart: Double, fingerStart: Double)
-        case decelerating(Deceleration)
-        case bouncing(SpringBack)
+        /// Coasting or springing back after the finger lifted.
+        case released(ScrollRelease)
     }
 
     private var motion = Motion.resting
@@ -147,7 +147,7 @@ public final class GridView: TransitionEnd {
     /// True while the content moves on its own (coasting or springing back).
     public var isMoving: Bool {
         switch motion {
-        case .decelerating, .bouncing: true
+        case .released: true
         case .resting, .dragging: false
         }
     }
@@ -159,27 +159,9 @@ public final class GridView: TransitionEnd {
 
     /// Brings the motion up to `time`.
     func update(to time: Double) {
-        switch motion {
-        case .resting, .dragging:
-            return
-        case let .decelerating(coast):
-            let position = coast.position(at: time)
-            let edge: Double? = position < 0 ? 0 : position > maxOffset ? maxOffset : nil
-            if let edge {
-                // Ran past the edge: keep the speed it had there and spring back from the edge.
-                let crossing = coast.time(reaching: edge) ?? time
-                let back = SpringBack(from: coast.position(at: crossing), to: edge, velocity: coast.velocity(at: crossing),
-                                      time: crossing, duration: bounce.duration, dampingRatio: bounce.dampingRatio)
-                motion = .bouncing(back)
-                update(to: time)
-                return
-            }
-            offset = position
-            if coast.isFinished(at: time) { motion = .resting }
-        case let .bouncing(back):
-            offset = back.value(at: time)
-            if back.isFinished(at: time) { motion = .resting }
-        }
+        guard case let .released(release) = motion else { return }
+        offset = release.position(at: time)
+        if release.isFinished(at: time) { motion = .resting }
     }
 
     /// A finger touched down at screen height `y`: the content stops where it is and follows it.
@@ -198,16 +180,8 @@ public final class GridView: TransitionEnd {
     /// The finger lifted moving at `velocityY` px/s: coast, spring back, or rest.
     func endDrag(velocityY: Double, at time: Double) {
         guard isDragging else { return }
-        let velocity = -velocityY
-        if offset < 0 || offset > maxOffset {
-            let edge = offset < 0 ? 0 : maxOffset
-            let raw = RubberBand.unclamp(offset, lower: 0, upper: maxOffset, dimension: screenSize.height)
-            let shownVelocity = velocity * RubberBand.slope(raw - edge, dimension: screenSize.height)
-            motion = .bouncing(SpringBack(from: offset, to: edge, velocity: shownVelocity, time: time,
-                                          duration: bounce.duration, dampingRatio: bounce.dampingRatio))
-            return
-        }
-        let coast = Deceleration(position: offset, velocity: velocity, time: time, rate: decelerationRate)
-        motion = coast.duration > 0 ? .decelerating(coast) : .resting
+        let release = ScrollRelease(position: offset, velocity: -velocityY, time: time, lower: 0, upper: maxOffset,
+                                    decelerationRate: decelerationRate, bounce: bounce, dimension: screenSize.height)
+        motion = release.isFinished(at: time) ? .resting : .released(release)
     }
 }

@@ -42,6 +42,8 @@ public final class Scene {
         case paging
         case panningZoomed
         case pinching
+        /// A pinch at 1x that went below 1: pinch to close.
+        case pinchDismiss
         case dismiss
         /// Landed during a transition away from the photo, or outlived its purpose: never queued.
         case ignored
@@ -60,7 +62,8 @@ public final class Scene {
         self.screenSize = screenSize
         self.photoSizes = photoSizes
         grid = GridView(parameters: parameters.grid, screenSize: screenSize, photoCount: photoSizes.count)
-        pager = PagerView(parameters: parameters.pager, screenSize: screenSize, photoSizes: photoSizes)
+        pager = PagerView(parameters: parameters.pager, scrolling: parameters.grid, screenSize: screenSize,
+                          photoSizes: photoSizes)
         recognizer = GestureRecognizer(configuration: parameters.gestures)
     }
 
@@ -322,13 +325,30 @@ public final class Scene {
                 pager.beginPinch()
             }
         case let .pinchChanged(pinch):
-            if case .pinching = owner {
+            switch owner {
+            case .pinching where pinch.scale < 1 && pager.pinchStartedAtFit:
+                beginPinchDismissal(pinch)
+            case .pinching:
                 pager.pinch(startCenter: pinch.startCenter, center: pinch.center, scale: pinch.scale)
+            case .pinchDismiss:
+                if case let .dismissing(transition) = state { transition.pinch(center: pinch.center, scale: pinch.scale) }
+            default:
+                break
             }
         case let .pinchEnded(pinch):
-            if case .pinching = owner {
+            switch owner {
+            case .pinching:
                 pager.endPinch(center: pinch.center, at: time)
                 owner = .ignored
+            case .pinchDismiss:
+                if case let .dismissing(transition) = state, transition.isDragging {
+                    grid.scrollToShow(transition.index)
+                    transition.release(centerVelocity: pinch.centerVelocity, scaleVelocity: pinch.scaleVelocity,
+                                       at: time)
+                }
+                owner = .ignored
+            default:
+                break
             }
         case let .up(_, velocity):
             release(velocity: velocity, at: time)
@@ -380,6 +400,20 @@ public final class Scene {
         owner = .dismiss
     }
 
+    /// Pinch to close (SPEC §1): a pinch that began at 1x goes below 1 and becomes a dismissal,
+    /// the photo scaled about the pinch's centre from its frame when the second finger touched down.
+    private func beginPinchDismissal(_ pinch: Pinch) {
+        let index = pager.currentIndex
+        pager.show(index)  // it was at rest at 1x when the pinch began; a zoom above 1 on the way is undone
+        grid.scrollToShow(index)
+        let transition = DismissTransition(index: index, rect: pager.frame(of: index) ?? screen,
+                                           pinchCenter: pinch.startCenter, grid: grid, pager: pager,
+                                           parameters: parameters.dismiss)
+        transition.pinch(center: pinch.center, scale: pinch.scale)
+        state = .dismissing(transition)
+        owner = .pinchDismiss
+    }
+
     private func move(_ pan: Pan, at time: Double) {
         switch owner {
         case .grid:
@@ -387,9 +421,16 @@ public final class Scene {
         case .pagerUndecided:
             let d = pan.translation
             if pager.isZoomed {
-                owner = .panningZoomed
-                pager.beginPan()
-                pager.pan(translation: d)
+                // The first movement past the slop: at a side edge and towards the neighbour it pages.
+                if pager.handsOverToPaging(firstMove: d) {
+                    owner = .paging
+                    pager.beginDrag()
+                    pager.drag(dx: d.x)
+                } else {
+                    owner = .panningZoomed
+                    pager.beginPan()
+                    pager.pan(translation: d, at: time)
+                }
                 return
             }
             guard (d.x * d.x + d.y * d.y).squareRoot() > parameters.dismiss.startDistance else { return }
@@ -410,10 +451,11 @@ public final class Scene {
         case .paging:
             pager.drag(dx: pan.translation.x)
         case .panningZoomed:
-            pager.pan(translation: pan.translation)
+            // Reaching a side edge mid-pan, it pages from there.
+            if pager.pan(translation: pan.translation, at: time) { owner = .paging }
         case .dismiss:
             if case let .dismissing(transition) = state { transition.drag(to: pan.location) }
-        case .none, .pinching, .ignored:
+        case .none, .pinching, .pinchDismiss, .ignored:
             break
         }
     }
@@ -423,8 +465,10 @@ public final class Scene {
         switch owner {
         case .grid:
             grid.endDrag(velocityY: velocity.y, at: time)
-        case .pagerUndecided, .panningZoomed:
+        case .pagerUndecided:
             pager.release(at: time)
+        case .panningZoomed:
+            pager.endPan(velocity: velocity, at: time)
         case .paging:
             if let index = pager.endDrag(velocityX: velocity.x, at: time) { currentPhotoChanged(to: index) }
         case .dismiss:
@@ -432,7 +476,7 @@ public final class Scene {
                 grid.scrollToShow(transition.index)
                 transition.release(velocity: velocity, at: time)
             }
-        case .none, .pinching, .ignored:
+        case .none, .pinching, .pinchDismiss, .ignored:
             break
         }
         owner = .none

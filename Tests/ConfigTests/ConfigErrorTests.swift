@@ -20,7 +20,7 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
 }
 
 @Suite struct ConfigErrorTests {
-    @Test func syntaxErrorHasTOMLKitsPosition() throws {
+    @Test func syntaxErrorHasTOMLPlusPlusPosition() throws {
         let found = try problem("[grid]\ncolumns = 4\nspacing = = 3\n")
         #expect(found.kind == .syntax)
         #expect(found.line == 3)
@@ -304,7 +304,7 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
 
     /// Headers toml++ refuses by itself keep its message.
     @Test(arguments: ["[ [a]]\n", "[]\n", "[a b]\n"])
-    func otherBadHeadersKeepTOMLKitsMessage(text: String) throws {
+    func otherBadHeadersKeepTOMLPlusPlusMessage(text: String) throws {
         let found = try problem(text)
         #expect(found.kind == .syntax)
         #expect(found.message.hasPrefix("invalid TOML: error while parsing"), "\(found.message)")

@@ -72,7 +72,7 @@ import Touch
         #expect(abs(pan.velocity.x) < 1e-9)
     }
 
-    @Test func twoFingersPinchWithCentreAndScale() {
+    @Test func twoFingersPinchWithCentreAndScale() throws {
         var recognizer = GestureRecognizer()
         let events = run([
             TouchFrame(time: 0, contacts: [finger(400, 500, id: 1)]),
@@ -82,19 +82,59 @@ import Touch
             TouchFrame(time: 0.12, contacts: []),
         ], &recognizer)
         #expect(events.contains(.pinchBegan(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1))))
-        #expect(events.contains(.pinchChanged(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5))))
-        #expect(events.contains(.pinchEnded(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5))))
+        let changed = try #require(pinches(in: events).changed.first)
+        #expect(changed.startCenter == Point(x: 500, y: 500) && changed.center == Point(x: 500, y: 500) && changed.scale == 1.5)
+        // The first finger lifted 50 ms after the last change: a pause, so no velocity.
+        #expect(pinches(in: events).ended == [Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1.5)])
         #expect(!events.contains { if case .tap = $0 { true } else { false } })
         #expect(!recognizer.isTouching)
     }
 
-    @Test func twoFingersDownInOneFramePinchToo() {
+    @Test func twoFingersDownInOneFramePinchToo() throws {
         var recognizer = GestureRecognizer()
         let events = run(SyntheticGesture.pinch(center: Point(x: 500, y: 500), from: 200, to: 100, time: 0,
                                                 duration: 0.1, end: .lift(after: 0.01)), &recognizer)
         #expect(events.first == .down(Point(x: 400, y: 500)))
         #expect(events.contains(.pinchBegan(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 1))))
-        #expect(events.contains(.pinchEnded(Pinch(startCenter: Point(x: 500, y: 500), center: Point(x: 500, y: 500), scale: 0.5))))
+        let ended = try #require(pinches(in: events).ended.first)
+        #expect(ended.startCenter == Point(x: 500, y: 500) && ended.center == Point(x: 500, y: 500) && ended.scale == 0.5)
         #expect(!recognizer.isTouching)
+    }
+
+    /// The pinch's velocities come from the velocity tracker of SPEC §1 over its midpoints and scales,
+    /// as the fingers were moving when one lifted (10 ms after the last sample).
+    @Test func aPinchEndsWithTheVelocityOfItsScaleAndCentre() throws {
+        var recognizer = GestureRecognizer()
+        // Closing from 400 to 200 px in 0.2 s (ds/dt = -2.5 per second) while the midpoint moves
+        // right at 300 px/s.
+        let frames = (0...24).map { i in
+            let t = Double(i) * 0.2 / 24, half = (400 - 1000 * t) / 2, cx = 500 + 300 * t
+            return TouchFrame(time: t, contacts: [finger(cx - half, 700, id: 1), finger(cx + half, 700, id: 2)])
+        } + [TouchFrame(time: 0.21, contacts: [finger(600, 700, id: 2)])]
+        let ended = try #require(pinches(in: run(frames, &recognizer)).ended.first)
+        #expect(abs(ended.scale - 0.5) < 1e-9)
+        #expect(abs(ended.scaleVelocity - -2.5) < 1e-6)
+        #expect(abs(ended.centerVelocity.x - 300) < 1e-6 && abs(ended.centerVelocity.y) < 1e-6)
+    }
+
+    /// A pinch that closed and then opened again is opening when a finger lifts.
+    @Test func aPinchThatReversesReportsTheNewDirection() throws {
+        var recognizer = GestureRecognizer()
+        let closing = SyntheticGesture.pinch(center: Point(x: 500, y: 500), from: 400, to: 240, time: 0, duration: 0.2,
+                                             end: .stayDown, interval: 0.01)
+        let opening = SyntheticGesture.pinch(center: Point(x: 500, y: 500), from: 240, to: 320, time: 0.21,
+                                             duration: 0.1, end: .lift(after: 0.005), interval: 0.01)
+        let ended = try #require(pinches(in: run(closing + opening, &recognizer)).ended.first)
+        #expect(abs(ended.scale - 0.8) < 1e-9)
+        #expect(abs(ended.scaleVelocity - 2) < 1e-6)
+    }
+
+    private func pinches(in events: [GestureEvent]) -> (changed: [Pinch], ended: [Pinch]) {
+        var changed: [Pinch] = [], ended: [Pinch] = []
+        for event in events {
+            if case let .pinchChanged(pinch) = event { changed.append(pinch) }
+            if case let .pinchEnded(pinch) = event { ended.append(pinch) }
+        }
+        return (changed, ended)
     }
 }

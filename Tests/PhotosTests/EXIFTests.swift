@@ -98,7 +98,10 @@ private let otherTags: [(tag: UInt16, type: UInt16, count: UInt32, value: UInt32
         jpeg += [0xAB, 0xCD, 0xFF, 0xD9]
         let layout = JPEGLayout(parsing: jpeg[...])
         #expect(layout.orientation == .rotate270)
-        #expect(layout.frame == JPEGLayout.Frame(marker: 0xC0, precision: 8, width: 64, height: 48, components: 1))
+        #expect(layout.frame == JPEGLayout.Frame(marker: 0xC0, precision: 8, width: 64, height: 48, components: 1,
+                                                samplingFactors: [0x11]))
+        #expect(layout.firstScanComponents == 1)
+        #expect(layout.coefficientBufferBytes == 0)
         #expect(layout.stop == .startOfScan(dataOffset: scanStart))
         // Cut anywhere before the scan data: the walk asks for more bytes, never reads past the end.
         for length in 2..<scanStart {

@@ -90,4 +90,17 @@ final class Harness {
         tap(cell.center)
         settle()
     }
+
+    /// A fresh scene with photo `index` open in the pager.
+    static func opened(_ index: Int) -> Harness {
+        let h = Harness()
+        h.open(index)
+        return h
+    }
+}
+
+/// SPEC §1's rubber band, written out: a finger `x` past an edge shows (1 - 1/(x*0.55/d + 1)) * d.
+func specRubberBand(_ x: Double, d: Double) -> Double {
+    let q = x * 0.55 / d + 1
+    return (1 - 1 / q) * d
 }

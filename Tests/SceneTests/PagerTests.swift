@@ -135,10 +135,13 @@ import TestSupport
         #expect(!h.scene.isAnimating)
     }
 
-    @Test func pinchBelowOneSpringsBackToFit() {
+    @Test func aZoomedPhotoPinchedBelowOneResistsAndSpringsBackToFit() {
         let h = opened(0)
-        h.pinch(center: Point(x: 540, y: 960), from: 400, to: 200, duration: 0.05)
-        #expect(h.scene.pager.zoomScale < 1)
+        h.doubleTap(Point(x: 540, y: 960))
+        h.settle()
+        h.pinch(center: Point(x: 540, y: 960), from: 400, to: 100, duration: 0.05)  // 2.5x * 0.25
+        #expect(near(h.scene.pager.zoomScale, 1 + RubberBand.offset(0.625 - 1, dimension: 1), 1e-9))
+        #expect(h.frame().mode == .pager)  // only a pinch that begins at 1x closes the photo
         h.lift()
         #expect(h.settle().photoRect == landscapeFit)
     }
@@ -158,21 +161,25 @@ import TestSupport
         #expect(h.settle().photoRect == landscapeFit)
     }
 
-    @Test func aZoomedPhotoPansClampedToItsEdgesAndDoesNotDismiss() {
+    @Test func aZoomedPhotoPansOneToOneRubberBandedPastItsEdgesAndDoesNotDismiss() {
         let h = opened(0)
         h.doubleTap(Point(x: 540, y: 960))
         let zoomed = h.settle().photoRect!
-        #expect(near(zoomed.width, 2700))
+        #expect(near(zoomed, Rect(x: -810, y: -52.5, width: 2700, height: 2025), 1e-9))
         h.drag(from: Point(x: 540, y: 600), to: Point(x: 640, y: 1200), duration: 0.3, lift: false)
         let frame = h.frame()
         #expect(frame.mode == .pager)
         #expect(near(frame.photoRect!.x, zoomed.x + 100, 1e-9))
-        #expect(frame.photoRect!.y == 0)  // its top edge stops at the screen's
+        // Its top edge went 547.5 px past the screen's: the grid's rubber band, d = the screen's height.
+        #expect(near(frame.photoRect!.y, specRubberBand(547.5, d: 1920), 1e-9))
         h.drag(from: Point(x: 540, y: 600), to: Point(x: 2540, y: 600), duration: 0.3, lift: false)
-        #expect(h.frame().photoRect!.x == 0)
+        #expect(near(h.frame().photoRect!.x, specRubberBand(1190, d: 1080), 1e-9))
+        #expect(near(h.frame().photoRect!.y, zoomed.y, 1e-9))
         h.lift()
-        #expect(h.settle().mode == .pager)
+        let end = h.settle()
+        #expect(end.mode == .pager)
         #expect(h.scene.currentIndex == 0)
+        #expect(end.photoRect == Rect(x: 0, y: zoomed.y, width: 2700, height: 2025))
     }
 
     @Test func slideshowAdvancesWithThePagingAnimationAndWraps() {

@@ -116,11 +116,7 @@ import TestSupport
     let landscapeFit = Rect(x: 0, y: 555, width: 1080, height: 810)
 
     /// Photo 4 open in the pager.
-    func openedHarness() -> Harness {
-        let h = Harness()
-        h.open(4)
-        return h
-    }
+    func openedHarness() -> Harness { .opened(4) }
 
     @Test func aStraightDragOf100PixelsScalesTo084AndHalvesTheAlpha() {
         let h = openedHarness()

@@ -35,7 +35,9 @@ import Testing
         let expected: [String: SceneMode] = [
             "grid": .grid, "opening": .opening, "pager": .pager, "dismiss-drag": .dismissing,
             "dismiss-flying-back": .dismissing, "grid-after-dismiss": .grid, "pager-second-photo": .pager,
-            "double-tap-zoomed": .pager, "closing": .closing, "grid-at-rest": .grid,
+            "double-tap-zoomed": .pager, "zoomed-coasting": .pager, "edge-hand-off": .pager,
+            "pinch-to-close": .dismissing, "grid-after-pinch": .grid, "pager-last-photo": .pager,
+            "closing": .closing, "grid-at-rest": .grid,
         ]
         for (name, mode) in modes {
             if let want = expected[name] { #expect(mode == want, "\(name) at \(screen)") }
@@ -45,5 +47,20 @@ import Testing
         #expect(Set(paged).count >= 3)
         let zoomed = recorder.frames.last { $0.time <= 7.7 }?.photoRect
         #expect((zoomed?.width ?? 0) > screen.width)
+        // The flick: the zoomed photo still moves after the finger lifted, and comes to rest with
+        // its right edge on the screen's.
+        let flick = recorder.frames.filter { $0.time > 7.9 && $0.time < 8.9 }.compactMap(\.photoRect)
+        #expect(Set(flick.map(\.x)).count > 10)
+        let rested = try #require(recorder.frames.last { $0.time <= 8.95 }?.photoRect)
+        #expect(abs(rested.maxX - screen.width) < 0.5 && rested.width > screen.width)
+        // The hand-off: the zoomed photo moves as a page beside the next one; then the next is current.
+        let handOff = try #require(recorder.frames.last { $0.time <= 9.25 })
+        let leaving = try #require(handOff.pages.first { $0.index == handOff.currentIndex })
+        #expect(leaving.rect.width > screen.width && handOff.pages.count == 2)
+        let next = try #require(recorder.frames.last { $0.time <= 10.2 })
+        #expect(next.currentIndex == (handOff.currentIndex ?? 0) + 1 && next.mode == .pager)
+        // Pinch to close: the grid shows through while the photo shrinks about the fingers.
+        let pinched = try #require(recorder.frames.last { $0.time <= 10.45 })
+        #expect(pinched.backgroundAlpha < 1 && (pinched.photoRect?.width ?? .infinity) < screen.width)
     }
 }

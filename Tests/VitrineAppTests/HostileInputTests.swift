@@ -184,6 +184,21 @@ import Testing
         }
     }
 
+    /// A folder the service's user may not read says so (EACCES), not "No such file". The tests run
+    /// as root, which may read anything: the run is as nobody, through setpriv.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aPhotoFolderThatMayNotBeReadSaysPermissionDenied() throws {
+        let folder = try Self.photoFolder("unreadable")
+        defer { chmod(folder.path, 0o755); folder.remove() }
+        try #require(chmod(folder.path, 0o000) == 0)
+        let result = try ProcessResult.run(["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.executable,
+                                            "simulate", "--size", "320x240", "--photos", folder.path],
+                                           executable: "/usr/bin/setpriv")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot read the photo folder \(folder.path)"), "\(result.stderr)")
+        #expect(result.stderr.contains("Permission denied"), "\(result.stderr)")
+    }
+
     /// File names are bytes: a name that is not UTF-8 is listed, read and decoded like any other.
     @Test func aPhotoWhoseNameIsNotUTF8IsShown() throws {
         let folder = try Self.photoFolder("bytes")
