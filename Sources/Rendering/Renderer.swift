@@ -84,7 +84,9 @@ public struct Renderer {
                               screen: PixelRect) -> [Int: (band: CaptionPainter.CaptionBand, rect: PixelRect)] {
         guard let captions, frame.mode == .pager, !frame.drawsGrid,
               PixelMath.alphaWeight(frame.backgroundAlpha) == PixelMath.opaque else { return [:] }
-        let shown = Set(CaptionPlacement.placements(in: frame, screen: Size(width: screen.width, height: screen.height)).map(\.index))
+        // Only captions at full strength: a band is drawn at one alpha.
+        let shown = Set(CaptionPlacement.placements(in: frame, screen: Size(width: screen.width, height: screen.height))
+            .filter { PixelMath.alphaWeight($0.alpha) == PixelMath.opaque }.map(\.index))
         var bands: [Int: (band: CaptionPainter.CaptionBand, rect: PixelRect)] = [:]
         for page in pages where shown.contains(page.index) {
             guard let caption = images.caption(page.index), let image = images.screenImage(page.index)?.image,

@@ -98,8 +98,14 @@ private final class CaptionedPhotos: PhotoImages {
         #expect(brightest(0.5) > brightest(0.1))
         #expect(CaptionPlacement.placements(in: frame(mode: .dismissing, moving: moving, alpha: 0), screen: Self.screen).isEmpty)
         #expect(CaptionPlacement.placements(in: frame(mode: .grid), screen: Self.screen).isEmpty)
+        // Zooming in fades the caption out: gone at 10% larger.
         let zoomed = PhotoPlacement(index: 0, rect: Rect(x: -160, y: -100, width: 640, height: 400))
         #expect(CaptionPlacement.placements(in: frame(mode: .pager, pages: [zoomed]), screen: Self.screen).isEmpty)
+        let slightly = PhotoPlacement(index: 0, rect: Rect(x: -8, y: -5, width: 336, height: 210))  // 5% larger
+        let half = try #require(CaptionPlacement.placements(in: frame(mode: .pager, pages: [slightly]), screen: Self.screen).first)
+        #expect(abs(half.alpha - 0.5) < 1e-9)
+        let narrow = PhotoPlacement(index: 0, rect: Rect(x: 60, y: 0, width: 200, height: 200))  // a portrait at rest
+        #expect(CaptionPlacement.placements(in: frame(mode: .pager, pages: [narrow]), screen: Self.screen).first?.alpha == 1)
     }
 
     @Test func renderMatchesTheDirectComposition() throws {
