@@ -21,10 +21,11 @@ public struct Caption: Equatable, Sendable {
         self.source = source
     }
 
-    /// What is drawn, each a paragraph of its own: the title, the description's lines, the date.
+    /// What is drawn, each line a paragraph of its own: the title, the description, the date.
     public var paragraphs: [String] {
-        let descriptionLines = description.map { $0.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) } ?? []
-        return [title].compactMap { $0 } + descriptionLines + [date].compactMap { $0 }
+        [title, description, date].flatMap { text in
+            text.map { $0.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) } ?? []
+        }
     }
 
     /// The paragraphs on lines of their own (what the trace reports).

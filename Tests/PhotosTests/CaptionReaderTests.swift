@@ -52,6 +52,12 @@ import Testing
         #expect(!EXIF.isCameraDefault("Sony's new office", camera: ["SONY", "ILCE-7M3"]))
     }
 
+    @Test func everyLineIsAParagraphAndControlCharactersGo() {
+        let caption = Caption(title: " Two\r\nline title ", description: "\u{1B}[31mRed\tand\u{7}\n\nmore", date: "5 March", source: .xmp)
+        #expect(caption.paragraphs == ["Two", "line title", "[31mRed and", "more", "5 March"])
+        #expect(caption.text == "Two\nline title\n[31mRed and\nmore\n5 March")
+    }
+
     @Test func xmpTakesTheDefaultLanguageAndDecodesEntities() throws {
         let reading = try read(CaptionJPEG.photo([CaptionJPEG.xmp(title: "Fish &amp; chips &#x2014; &lt;Brighton&gt;", description: "caf&#233;")]))
         #expect(reading.caption == Caption(title: "Fish & chips — <Brighton>", description: "café", source: .xmp))
