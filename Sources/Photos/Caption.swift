@@ -28,6 +28,11 @@ public struct Caption: Equatable, Sendable {
         }
     }
 
+    /// How many of `paragraphs` are the title (drawn in bold).
+    public var titleParagraphs: Int {
+        title.map { $0.split(separator: "\n", omittingEmptySubsequences: true).count } ?? 0
+    }
+
     /// The paragraphs on lines of their own (what the trace reports).
     public var text: String { paragraphs.joined(separator: "\n") }
 

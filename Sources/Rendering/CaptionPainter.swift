@@ -32,7 +32,9 @@ public final class CaptionPainter {
         self.settings = settings
         screen = PixelRect(x: 0, y: 0, width: Int(screenSize.width), height: Int(screenSize.height))
         pixelSize = settings.pixelSize(screenHeight: screenSize.height)
-        typesetter = Typesetter(fonts: try FontSet(pattern: settings.font, pixelSize: pixelSize))
+        // The title in the font's bold (fontconfig picks the bold face of the family, or makes one).
+        typesetter = Typesetter(fonts: try FontSet(pattern: settings.font, pixelSize: pixelSize),
+                                titleFonts: try? FontSet(pattern: settings.font + ":bold", pixelSize: pixelSize))
     }
 
     /// The family fontconfig picked for `font` (to tell an integrator when the font asked for is
@@ -78,7 +80,7 @@ public final class CaptionPainter {
     private func makeLayer(_ caption: Caption) throws -> CaptionLayer {
         let margin = max(pixelSize, Int((Double(screen.width) * 0.03).rounded()))
         let text = try typesetter.typeset(caption.paragraphs, maxWidth: max(1, screen.width - 2 * margin),
-                                          maxLines: settings.maxLines)
+                                          maxLines: settings.maxLines, titleParagraphs: caption.titleParagraphs)
         let bottom = screen.height - max(pixelSize * 3 / 4, 4)
         let top = bottom - text.mask.height
         let rightToLeft = text.lines.first?.isRightToLeft ?? false

@@ -11,29 +11,40 @@ public struct TypesetText: Sendable {
     public var mask: AlphaMask
 }
 
-/// Sets paragraphs of text (a caption's title, description and date) with one `FontSet`: shapes
-/// each paragraph to measure it, breaks it into lines (`CaptionLayout`), shapes each line again in
-/// its paragraph's direction (so bidi reordering and joining follow the line), and draws the glyphs
-/// from the font set's glyph cache. Belongs to one thread.
+/// Sets paragraphs of text (a caption's title, description and date) with a `FontSet` (and the
+/// first paragraphs, a title, with another when given): shapes each paragraph to measure it, breaks
+/// it into lines (`CaptionLayout`), shapes each line again in its paragraph's direction (so bidi
+/// reordering and joining follow the line), and draws the glyphs from the font set's glyph cache.
+/// Belongs to one thread.
 public final class Typesetter {
     public let fonts: FontSet
+    public let titleFonts: FontSet?
     private let shaper: TextShaper
+    private let titleShaper: TextShaper?
     public static let ellipsis: UInt32 = 0x2026
 
-    public init(fonts: FontSet) {
+    public init(fonts: FontSet, titleFonts: FontSet? = nil) {
         self.fonts = fonts
+        self.titleFonts = titleFonts
         shaper = TextShaper(fonts: fonts)
+        titleShaper = titleFonts.map(TextShaper.init)
     }
 
     /// Characters shaped so far (tests see what was left unshaped).
-    var shapedCharacters: Int { shaper.shapedCharacters }
+    var shapedCharacters: Int { shaper.shapedCharacters + (titleShaper?.shapedCharacters ?? 0) }
+
+    /// The shaper of paragraph `index` when the first `titleParagraphs` are a title.
+    private func shaper(_ index: Int, titleParagraphs: Int) -> TextShaper {
+        index < titleParagraphs ? titleShaper ?? shaper : shaper
+    }
 
     /// The shaper, for callers that want positioned glyphs without a mask.
     public func shape(_ text: String, direction: TextDirection = .auto) throws -> ShapedLine {
         try shaper.shape(text, direction: direction)
     }
 
-    public func typeset(_ paragraphs: [String], maxWidth: Int, maxLines: Int) throws -> TypesetText {
+    /// `titleParagraphs`: how many of the first paragraphs are the title, set with `titleFonts`.
+    public func typeset(_ paragraphs: [String], maxWidth: Int, maxLines: Int, titleParagraphs: Int = 0) throws -> TypesetText {
         let maxWidth64 = max(1, maxWidth) << 6
         var texts: [[UInt32]] = []
         var clusters: [[Range<Int>]] = []
@@ -45,9 +56,9 @@ public final class Typesetter {
         // the ellipsis stays.
         let lineCount = max(1, maxLines)
         let limit = lineCount * (max(1, maxWidth) / max(1, fonts.pixelSize / 5) + 1) * 2
-        for paragraph in paragraphs.prefix(lineCount + 1) {
+        for (index, paragraph) in paragraphs.prefix(lineCount + 1).enumerated() {
             let scalars = Array(paragraph.unicodeScalars.prefix(limit).map(\.value))
-            let shaped = try shaper.shape(scalars, direction: .auto)
+            let shaped = try shaper(index, titleParagraphs: titleParagraphs).shape(scalars, direction: .auto)
             let ranges = Self.clusters(scalars)
             texts.append(scalars)
             clusters.append(ranges)
@@ -60,7 +71,8 @@ public final class Typesetter {
                                           isSpace: Self.isSpace(last))
             })
         }
-        let ellipsisWidth = try shaper.shape([Self.ellipsis], direction: .leftToRight).width
+        // The wider of the two fonts' ellipses, whichever line ends with it.
+        let ellipsisWidth = try [shaper, titleShaper].compactMap { $0 }.map { try $0.shape([Self.ellipsis], direction: .leftToRight).width }.max() ?? 0
         let layout = CaptionLayout.lines(paragraphs: items, maxWidth: maxWidth64, maxLines: maxLines,
                                          ellipsisWidth: ellipsisWidth)
         var lines: [ShapedLine] = []
@@ -70,17 +82,19 @@ public final class Typesetter {
             var scalars: [UInt32] = line.items.isEmpty ? []
                 : Array(texts[line.paragraph][ranges[line.items.lowerBound].lowerBound..<ranges[line.items.upperBound - 1].upperBound])
             if line.ellipsis { scalars.append(Self.ellipsis) }
-            lines.append(try shaper.shape(scalars, direction: directions[line.paragraph]))
+            lines.append(try shaper(line.paragraph, titleParagraphs: titleParagraphs).shape(scalars, direction: directions[line.paragraph]))
             lineTexts.append(String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init))))
         }
+        // One line height for all (the body's), so that the lines keep an even rhythm.
         let face = try fonts.primaryFace()
         let width = min(maxWidth, lines.map(\.pixelWidth).max() ?? 0)
         var mask = AlphaMask(width: width, height: lines.count * face.lineHeight)
         for (i, line) in lines.enumerated() {
             let baseline = i * face.lineHeight + face.ascender
             let left = line.isRightToLeft ? width - line.pixelWidth : 0
+            let lineFonts = layout[i].paragraph < titleParagraphs ? titleFonts ?? fonts : fonts
             for glyph in line.glyphs {
-                guard let image = try fonts.glyph(glyph.glyph, font: glyph.font), image.width > 0 else { continue }
+                guard let image = try lineFonts.glyph(glyph.glyph, font: glyph.font), image.width > 0 else { continue }
                 let x = left + ((glyph.x + 32) >> 6) + image.left
                 let y = baseline - ((glyph.y + 32) >> 6) - image.top
                 mask.add(image.coverage, width: image.width, height: image.height, at: x, y)

@@ -123,6 +123,21 @@ import Testing
         #expect(typesetter.shapedCharacters < 3 * 3 * (600 / (32 / 5) + 1) * 2 + 100)
     }
 
+    @Test func theTitleIsSetInTheBoldOfTheFont() throws {
+        let bold = try FontSet(pattern: "DejaVu Sans:bold", pixelSize: 32)
+        let typesetter = Typesetter(fonts: fonts, titleFonts: bold)
+        let text = try typesetter.typeset(["Harbour", "Harbour"], maxWidth: 900, maxLines: 3, titleParagraphs: 1)
+        // The same word, wider and with more ink in bold.
+        #expect(text.lines[0].width > text.lines[1].width)
+        func ink(_ line: Int) -> Int {
+            (line * text.lineHeight..<(line + 1) * text.lineHeight).reduce(0) { sum, y in
+                sum + (0..<text.mask.width).reduce(0) { $0 + Int(text.mask[$1, y]) }
+            }
+        }
+        #expect(ink(0) > ink(1) * 5 / 4)
+        #expect(try bold.face(0).family == "DejaVu Sans")
+    }
+
     @Test func rightToLeftLinesAlignRight() throws {
         let typesetter = Typesetter(fonts: fonts)
         let text = try typesetter.typeset(["Long left-to-right title", "שלום"], maxWidth: 800, maxLines: 3)
