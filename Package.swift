@@ -55,9 +55,10 @@ let package = Package(
         .target(name: "Touch", dependencies: ["Geometry"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
         // The settings as plain values; their TOML file is read by ConfigFile.
-        .target(name: "Config"),
+        .target(name: "Config", dependencies: ["RunLoopRules"]),
         .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures"]),
-        // The run loop's rules: when to draw, and what the kiosk does when nobody touches it.
+        // The run loop's rules: when to draw, what the kiosk does when nobody touches it, opening
+        // hours. Config holds the opening hours as its values (the settings are plain values).
         .target(name: "RunLoopRules"),
 
         // Linux and C glue.

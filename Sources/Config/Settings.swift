@@ -1,3 +1,5 @@
+import RunLoopRules
+
 /// Every setting of SPEC §5, with its default: plain values, with no file format attached.
 /// `ConfigLoader` (module ConfigFile) fills them from TOML; the rest of the program reads only these.
 public struct Settings: Equatable, Sendable {
@@ -10,6 +12,7 @@ public struct Settings: Equatable, Sendable {
     public var dismiss = Dismiss()
     public var animation = Animation()
     public var kiosk = Kiosk()
+    public var schedule = Schedule()
     public var cache = Cache()
     public var log = Log()
 
@@ -147,6 +150,20 @@ public struct Settings: Equatable, Sendable {
         /// Seconds without a touch before the display is switched off; 0: never.
         public var blankAfter = 0.0
         public init() {}
+    }
+
+    /// Opening hours (SPEC §8): empty means always open.
+    public struct Schedule: Equatable, Sendable {
+        public var hours: [OpeningHours.WeeklyRule] = []
+        public var closed: [CivilDate] = []
+        public var special: [OpeningHours.SpecialDay] = []
+        /// Seconds the screen stays on after a touch while closed; 0: a touch does nothing then.
+        public var touchWakes = 120.0
+        public init() {}
+
+        public var openingHours: OpeningHours {
+            OpeningHours(weekly: hours, closed: Set(closed), special: special)
+        }
     }
 
     public struct Cache: Equatable, Sendable {

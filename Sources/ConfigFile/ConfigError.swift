@@ -1,5 +1,6 @@
-/// Everything wrong with one config file. Its description has one line per problem, in file order,
-/// each in the compiler's `file:line:column: message` form.
+/// Everything wrong with a config file and its drop-ins. Its description has one line per problem,
+/// in the order the files are read and each file's order, in the compiler's `file:line:column:
+/// message` form.
 public struct ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// The file cannot be read, or is not UTF-8 text.
@@ -20,6 +21,8 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
         public var kind: Kind
+        /// The drop-in the problem is in; nil: the main file (`ConfigError.path`).
+        public var file: String?
         /// 1-based; nil when the problem has no place in the file.
         public var line: Int?
         public var column: Int?
@@ -30,9 +33,10 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
         /// What is wrong and what is expected, without the location.
         public var message: String
 
-        public init(kind: Kind, line: Int? = nil, column: Int? = nil, key: String? = nil,
+        public init(kind: Kind, line: Int? = nil, column: Int? = nil, file: String? = nil, key: String? = nil,
                     suggestion: String? = nil, message: String) {
             self.kind = kind
+            self.file = file
             self.line = line
             self.column = column
             self.key = key
@@ -53,7 +57,7 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public var description: String {
         problems.map { problem in
-            var location = path
+            var location = problem.file ?? path
             if let line = problem.line {
                 location += ":\(line)"
                 if let column = problem.column { location += ":\(column)" }

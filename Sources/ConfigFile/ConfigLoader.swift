@@ -1,51 +1,115 @@
 import Config
+import Linux
 
-/// Reads the TOML config file of SPEC §5 into `Settings`. A missing table or key keeps its default;
-/// every problem in the file is reported at once, each with its line and key.
+/// The settings a config file and its drop-ins gave, and where each value came from.
+public struct LoadedSettings: Equatable, Sendable {
+    public var settings = Settings()
+    /// `table.key` → "file:line" of the file that set the value last; keys left out are defaults.
+    public var origins: [String: String] = [:]
+    /// The files read, in order: the main file (if there) and its drop-ins.
+    public var files: [String] = []
+
+    public init() {}
+}
+
+/// Reads the TOML config file of SPEC §5 into `Settings`, then every `*.toml` in the folder named
+/// like it with `.d` added, in lexical order, key by key: a later file's value replaces an earlier
+/// one (one kiosk's own settings on top of a fleet's shared file). A missing table or key keeps its
+/// default; every problem in every file is reported at once, each with its file, line and key.
 public enum ConfigLoader {
     public static let defaultPath = "/etc/vitrine/vitrine.toml"
 
     /// A file the user named: it must exist.
     public static func load(path: String) throws(ConfigError) -> Settings {
-        switch TextFile.contents(atPath: path) {
-        case .success(let text):
-            return try parse(text, path: path)
-        case .failure(let failure):
-            throw ConfigError(path: path, problems: [.init(kind: .unreadable, message: failure.message)])
-        }
+        try read(path: path, mustExist: true).settings
     }
 
-    /// The default file, which may not exist: then every setting is its default.
+    /// The default file, which may not exist: then every setting is its default (or its drop-ins').
     public static func loadIfPresent(path: String = defaultPath) throws(ConfigError) -> Settings {
+        try read(path: path, mustExist: false).settings
+    }
+
+    /// The file and its drop-ins, with where each value came from (`check-config`).
+    public static func read(path: String, mustExist: Bool) throws(ConfigError) -> LoadedSettings {
+        var loaded = LoadedSettings()
+        var problems: [ConfigError.Problem] = []
         switch TextFile.contents(atPath: path) {
         case .success(let text):
-            return try parse(text, path: path)
-        case .failure(let failure) where failure.isMissing:
-            return Settings()
+            loaded.files.append(path)
+            problems += apply(text, file: path, to: &loaded)
+        case .failure(let failure) where failure.isMissing && !mustExist:
+            break
         case .failure(let failure):
-            throw ConfigError(path: path, problems: [.init(kind: .unreadable, message: failure.message)])
+            problems.append(.init(kind: .unreadable, message: failure.message))
+        }
+        let folder = dropInFolder(of: path)
+        switch dropIns(in: folder) {
+        case .success(let names):
+            for name in names {
+                let file = folder + "/" + name
+                var fileProblems: [ConfigError.Problem]
+                switch TextFile.contents(atPath: file) {
+                case .success(let text):
+                    loaded.files.append(file)
+                    fileProblems = apply(text, file: file, to: &loaded)
+                case .failure(let failure):
+                    fileProblems = [.init(kind: .unreadable, message: failure.message)]
+                }
+                for index in fileProblems.indices { fileProblems[index].file = file }
+                problems += fileProblems
+            }
+        case .failure(let error):
+            problems.append(.init(kind: .unreadable, file: folder, message: "cannot list the drop-in folder: \(error.descriptionWithoutPath)"))
+        }
+        problems += crossCheck(loaded, mainFile: path, problems: problems)
+        guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
+        return loaded
+    }
+
+    /// `/etc/vitrine/vitrine.toml.d` for `/etc/vitrine/vitrine.toml`.
+    public static func dropInFolder(of path: String) -> String {
+        (path.hasSuffix("/") ? String(path.dropLast()) : path) + ".d"
+    }
+
+    /// The `*.toml` names in `folder` in lexical (byte) order; none when there is no folder. Hidden
+    /// names are left out: an editor's or a fleet tool's file half written (`.vitrine.toml.swp`,
+    /// `.10-site.toml.tmp`) is not a drop-in.
+    static func dropIns(in folder: String) -> Result<[String], SystemError> {
+        do {
+            let names = try FileName.list(folder).map(\.name).filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
+            return .success(names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        } catch {
+            return error.errno == .noSuchFileOrDirectory ? .success([]) : .failure(error)
         }
     }
 
-    /// `path` only names the file in errors.
+    /// One document on its own: `path` only names the file in errors.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> Settings {
+        var loaded = LoadedSettings()
+        var problems = apply(text, file: path, to: &loaded)
+        problems += crossCheck(loaded, mainFile: path, problems: problems)
+        guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
+        return loaded.settings
+    }
+
+    /// Reads one document's keys over `loaded`; returns its problems in file order, without the file.
+    static func apply(_ text: String, file: String, to loaded: inout LoadedSettings) -> [ConfigError.Problem] {
         if let nul = text.firstIndex(of: "\0") {
             // Raw NULs are not TOML; refused before toml++ with the line they are on.
             let line = text[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            throw ConfigError(path: path, problems: [.init(kind: .syntax, line: line, message: "NUL character")])
+            return [.init(kind: .syntax, line: line, message: "NUL character")]
         }
         // What toml++ 3.4 crashes on, refused before it parses: a dotted key of many thousands of
         // parts (valid TOML, but its recursion over the nested tables overflows the stack; no key
         // of Vitrine's is that deep) and the syntax errors it asserts on instead of reporting.
         let sourceMap = SourceMap(text)
         if let deepest = sourceMap.deepestKey, deepest.depth > SourceMap.maximumKeyDepth {
-            throw ConfigError(path: path, problems: [.init(
+            return [.init(
                 kind: .syntax, line: deepest.position.line, column: deepest.position.column,
-                message: "a key nested \(deepest.depth) levels deep; at most \(SourceMap.maximumKeyDepth) are allowed")])
+                message: "a key nested \(deepest.depth) levels deep; at most \(SourceMap.maximumKeyDepth) are allowed")]
         }
         if let (position, message) = sourceMap.crashingSyntax {
-            throw ConfigError(path: path, problems: [.init(
-                kind: .syntax, line: position.line, column: position.column, message: "invalid TOML: \(message)")])
+            return [.init(kind: .syntax, line: position.line, column: position.column, message: "invalid TOML: \(message)")]
         }
         let root: TOMLTable
         do {
@@ -53,35 +117,57 @@ public enum ConfigLoader {
         } catch {
             // toml++ says "Error while parsing value: …"; the prefix makes the class plain.
             let detail = error.message.prefix(1).lowercased() + error.message.dropFirst()
-            throw ConfigError(path: path, problems: [.init(
-                kind: .syntax, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil,
-                message: "invalid TOML: \(detail)")])
+            return [.init(kind: .syntax, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil,
+                          message: "invalid TOML: \(detail)")]
         }
-        var reader = Reader(sourceMap: sourceMap)
-        let settings = reader.read(root)
-        guard reader.problems.isEmpty else {
-            let sorted = reader.problems.sorted {
-                ($0.line ?? 0, $0.column ?? 0, $0.key ?? "") < ($1.line ?? 0, $1.column ?? 0, $1.key ?? "")
-            }
-            throw ConfigError(path: path, problems: sorted)
+        var reader = Reader(sourceMap: sourceMap, file: file)
+        reader.read(root, into: &loaded)
+        return reader.problems.sorted {
+            ($0.line ?? 0, $0.column ?? 0, $0.key ?? "") < ($1.line ?? 0, $1.column ?? 0, $1.key ?? "")
         }
-        return settings
+    }
+
+    /// pager.double_tap_zoom must not exceed pager.max_zoom, whichever file set either: the error is
+    /// at the file and line that set double_tap_zoom (else max_zoom). Not when either was rejected:
+    /// one message per mistake.
+    static func crossCheck(_ loaded: LoadedSettings, mainFile: String,
+                           problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
+        let pager = loaded.settings.pager
+        let keys: Set = ["pager.double_tap_zoom", "pager.max_zoom"]
+        guard pager.doubleTapZoom > pager.maxZoom, !problems.contains(where: { $0.key.map(keys.contains) ?? false }),
+              let origin = loaded.origins["pager.double_tap_zoom"] ?? loaded.origins["pager.max_zoom"] else { return [] }
+        let (file, line) = Origin.split(origin)
+        return [.init(kind: .outOfRange, line: line, file: file == mainFile ? nil : file, key: "pager.double_tap_zoom",
+                      message: "`pager.double_tap_zoom` = \(formatNumber(pager.doubleTapZoom)) is out of range "
+                        + "1...\(formatNumber(pager.maxZoom)) (1...pager.max_zoom)")]
+    }
+}
+
+/// "file:line" and back.
+enum Origin {
+    static func join(_ file: String, _ line: Int?) -> String { line.map { "\(file):\($0)" } ?? file }
+
+    static func split(_ origin: String) -> (file: String, line: Int?) {
+        guard let colon = origin.lastIndex(of: ":"), let line = Int(origin[origin.index(after: colon)...]) else {
+            return (origin, nil)
+        }
+        return (String(origin[..<colon]), line)
     }
 }
 
 /// One pass over a parsed document, collecting problems instead of stopping at the first.
 private struct Reader {
     let sourceMap: SourceMap
+    let file: String
     var problems: [ConfigError.Problem] = []
-    /// `table.key` of the values that were rejected, so cross-checks don't pile onto them.
-    var rejected: Set<String> = []
 
-    init(sourceMap: SourceMap) {
+    init(sourceMap: SourceMap, file: String) {
         self.sourceMap = sourceMap
+        self.file = file
     }
 
-    mutating func read(_ root: TOMLTable) -> Settings {
-        var settings = Settings()
+    /// Each key the document sets replaces the value in `loaded`, which remembers where it came from.
+    mutating func read(_ root: TOMLTable, into loaded: inout LoadedSettings) {
         for name in root.keys {
             guard let value = root[name] else { continue }
             guard let schema = SettingsSchema.table(named: name) else {
@@ -101,29 +187,16 @@ private struct Reader {
                 let fullName = "\(name).\(key)"
                 if value.containsNUL {
                     // A `\u0000` escape: no path or name can hold it, and C would end the string there.
-                    rejected.insert(fullName)
                     report(.badFormat, [name, key], "`\(fullName)` contains a NUL character (\\u0000), which no path or name can hold")
                     continue
                 }
-                if let complaint = setting.read(value, fullName, &settings) {
-                    rejected.insert(fullName)
+                if let complaint = setting.read(value, fullName, &loaded.settings) {
                     report(complaint.kind, [name, key], complaint.message)
+                } else {
+                    loaded.origins[fullName] = Origin.join(file, sourceMap.position(of: [name, key])?.line)
                 }
             }
         }
-        checkZoom(settings)
-        return settings
-    }
-
-    /// pager.double_tap_zoom must not exceed pager.max_zoom, whichever of the two the file sets.
-    mutating func checkZoom(_ settings: Settings) {
-        let pager = settings.pager
-        guard pager.doubleTapZoom > pager.maxZoom,
-              !rejected.contains("pager.double_tap_zoom"), !rejected.contains("pager.max_zoom") else { return }
-        let doubleTapPath = ["pager", "double_tap_zoom"]
-        let path = sourceMap.position(of: doubleTapPath) != nil ? doubleTapPath : ["pager", "max_zoom"]
-        report(.outOfRange, path, "`pager.double_tap_zoom` = \(formatNumber(pager.doubleTapZoom)) is out of range "
-            + "1...\(formatNumber(pager.maxZoom)) (1...pager.max_zoom)", key: "pager.double_tap_zoom")
     }
 
     mutating func reportUnknown(_ name: String, value: TOMLValue) {

@@ -1,4 +1,5 @@
 import Config
+import RunLoopRules
 
 /// What is wrong with one value, before the loader adds where it is.
 struct Complaint: Error, Equatable {
@@ -187,6 +188,47 @@ extension SettingKey {
             return .success(numbers)
         }, encode: { numbers in numbers.map { "[\($0.map { "\($0)" }.joined(separator: ", "))]" } },
         absentMeaning: absentMeaning)
+    }
+}
+
+extension SettingKey {
+    /// Rules are few; a list longer than a year of days is a mistake (or a hostile file).
+    static let maximumListCount = 366
+
+    /// An array of strings, each read by `parse` (the opening hours' rules); `expected` describes
+    /// one element.
+    static func list<Element>(_ name: String, _ field: WritableKeyPath<Settings, [Element]>, expected: String,
+                              parse: @escaping (String) -> Result<Element, OpeningHours.ParseFailure>,
+                              format: @escaping (Element) -> String) -> SettingKey {
+        SettingKey(name, field, decode: { value, key in
+            let whole = "must be an array of strings, each \(expected)"
+            guard let array = value.array else {
+                return .failure(wrongType(key, whole, value))
+            }
+            guard array.count <= maximumListCount else {
+                return .failure(Complaint(kind: .wrongCount, message:
+                    "`\(key)` has \(array.count) elements; at most \(maximumListCount) are allowed"))
+            }
+            var elements: [Element] = []
+            for (index, element) in array.enumerated() {
+                guard let string = element.string else {
+                    return .failure(Complaint(kind: .wrongType, message:
+                        "`\(key)` \(whole); element \(index + 1) is \(describeValue(element))"))
+                }
+                switch parse(string) {
+                case .success(let parsed):
+                    elements.append(parsed)
+                case .failure(let failure):
+                    let suggestion = failure.unknownDay.flatMap {
+                        Suggestion.closest(to: $0, among: Weekday.allCases.map(\.name))
+                    }
+                    return .failure(Complaint(kind: .badFormat, message:
+                        "`\(key)` element \(index + 1) must be \(expected); got \(quoted(string)): \(failure.reason)"
+                        + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
+                }
+            }
+            return .success(elements)
+        }, encode: { elements in "[" + elements.map { quoted(format($0)) }.joined(separator: ", ") + "]" })
     }
 }
 

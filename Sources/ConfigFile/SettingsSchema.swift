@@ -1,4 +1,5 @@
 import Config
+import RunLoopRules
 
 /// A table of the config file and its keys, in the order `Settings.describe()` writes them.
 struct SettingTable {
@@ -96,6 +97,17 @@ enum SettingsSchema {
             .choice("idle_action", \.kiosk.idleAction),
             .number("slideshow_interval", \.kiosk.slideshowInterval, in: 1...3600, unit: " s"),
             .number("blank_after", \.kiosk.blankAfter, in: 0...86400, unit: " s"),
+        ]),
+        SettingTable(name: "schedule", keys: [
+            .list("hours", \.schedule.hours, expected: "days and hours such as \"mon-fri 09:00-18:00\"",
+                  parse: OpeningHours.WeeklyRule.parse, format: \.text),
+            .list("closed", \.schedule.closed, expected: "a date such as \"2026-12-25\"", parse: { text in
+                CivilDate(Substring(text)).map { .success($0) }
+                    ?? .failure(OpeningHours.ParseFailure("not a date YYYY-MM-DD"))
+            }, format: \.description),
+            .list("special", \.schedule.special, expected: "a date and hours such as \"2026-12-24 10:00-14:00\"",
+                  parse: OpeningHours.SpecialDay.parse, format: \.text),
+            .number("touch_wakes", \.schedule.touchWakes, in: 0...86400, unit: " s"),
         ]),
         SettingTable(name: "cache", keys: [
             .integer("megabytes", \.cache.megabytes, in: 16...4096, unit: " MB"),

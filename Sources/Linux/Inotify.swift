@@ -15,6 +15,7 @@ public final class Inotify {
 
     public static let created = Int32(IN_CREATE)
     public static let closedAfterWrite = Int32(IN_CLOSE_WRITE)
+    public static let modified = Int32(IN_MODIFY)
     public static let deleted = Int32(IN_DELETE)
     public static let movedFrom = Int32(IN_MOVED_FROM)
     public static let movedTo = Int32(IN_MOVED_TO)

@@ -3,8 +3,8 @@ import Linux
 import Logging
 import SystemPackage
 
-/// The photos of one directory: every *.jpg / *.jpeg (any case, not hidden, not in subdirectories)
-/// whose headers are sound, in the configured order. Only headers are read; bad files are left out
+/// The photos of one directory: every *.jpg / *.jpeg (any case, not hidden, not a copy or sync
+/// tool's partial file, not in subdirectories) whose headers are sound, in the configured order. Only headers are read; bad files are left out
 /// with one warning each and listed in `rejects`.
 public struct PhotoLibrary: Sendable {
     public enum Order: String, Sendable, CaseIterable {
@@ -21,8 +21,10 @@ public struct PhotoLibrary: Sendable {
 
     /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
     /// cannot be listed (a `PhotoError`) or no TurboJPEG decompressor can be made.
+    /// `excluding`: names being written now (the folder watch knows them): not complete yet.
     public init(scanning directory: String, order: Order = .name, maxMegapixels: Double = 100,
-                maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, logger: Logger) throws {
+                maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, excluding: Set<String> = [],
+                logger: Logger) throws {
         self.directory = directory
         let entries: [(name: String, kind: FileKind?)]
         do {
@@ -33,7 +35,8 @@ public struct PhotoLibrary: Sendable {
         let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes)
         var photos: [PhotoInfo] = []
         var rejects: [PhotoError] = []
-        let names = entries.filter { $0.kind != .directory && Self.isPhotoName($0.name) }.map(\.name)
+        let names = entries.filter { $0.kind != .directory && Self.isPhotoName($0.name) && !excluding.contains($0.name) }
+            .map(\.name)
         for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) {
             let path = (directory as NSString).appendingPathComponent(name)
             if entries.contains(where: { $0.name == name && $0.kind == nil }), Self.isDirectory(path) { continue }
@@ -71,12 +74,25 @@ public struct PhotoLibrary: Sendable {
                          coefficientBufferBytes: header.coefficientBufferBytes)
     }
 
-    /// *.jpg or *.jpeg in any case, and not hidden.
+    /// *.jpg or *.jpeg in any case, and not a partial file.
     public static func isPhotoName(_ name: String) -> Bool {
-        guard !name.hasPrefix(".") else { return false }
+        guard !isPartialName(name) else { return false }
         let lower = name.lowercased()
         return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
     }
+
+    /// Names copy and sync tools write a file under until it is complete, then rename (SPEC §4):
+    /// dotfiles (rsync's `.NAME.XXXXXX`, Syncthing's `.syncthing.NAME.tmp`, an editor's swap file),
+    /// `*.part` (Firefox, KIO), `*.partial` (rclone's --partial-suffix), `*.crdownload`
+    /// (Chromium), `*.tmp` (many), `*~` (backups).
+    /// Never shown as photos, and their writes never trigger a rescan.
+    public static func isPartialName(_ name: String) -> Bool {
+        if name.hasPrefix(".") || name.hasSuffix("~") { return true }
+        let lower = name.lowercased()
+        return partialSuffixes.contains { lower.hasSuffix($0) }
+    }
+
+    private static let partialSuffixes = [".part", ".partial", ".crdownload", ".tmp"]
 
     private static func isDirectory(_ path: String) -> Bool {
         var info = stat()

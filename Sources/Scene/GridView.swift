@@ -122,6 +122,12 @@ public final class GridView: TransitionEnd {
         offset = 0
     }
 
+    /// Back to the first row at once, even under a finger (closing time: that touch counts no more).
+    func jumpToTop() {
+        motion = .resting
+        offset = 0
+    }
+
     /// Scrolls without animation so the cell is fully visible; centred if it was out of view.
     func scrollToShow(_ index: Int) {
         guard index >= 0, index < photoCount else { return }

@@ -161,6 +161,20 @@ public final class Scene {
         }
     }
 
+    /// Closing time (opening hours): whatever is open is back in its grid cell at once, with no
+    /// animation, and the grid at its first row; a finger that is down stops counting. Nothing is
+    /// drawn while closed, and the kiosk opens again on its first screen.
+    public func resetToGrid(at time: Double) {
+        advance(to: time)
+        if case .grid = state {} else { lastOpenedIndex = currentIndex }
+        endTouch()
+        state = .grid
+        scrollsToTopAfterClosing = false
+        grid.setHidden(nil)
+        pager.setHidden(nil)
+        grid.jumpToTop()
+    }
+
     /// Zoom out to the grid with the closing bezier (the key, or the idle timeout). A finger that is
     /// down stops counting; a photo already flying to the grid keeps flying.
     public func close(at time: Double) {

@@ -33,8 +33,9 @@ final class KioskContent {
     }
 
     /// The photos in the folder now; every file left out has been logged with its reason.
-    func scan() -> [PhotoInfo] {
-        let photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+    /// `excluding`: names still being written (the folder watch's), not complete yet.
+    func scan(excluding: Set<String> = []) -> [PhotoInfo] {
+        let photos = (try? PhotoFolder.scan(settings.photos, excluding: excluding, logger: logger)) ?? []
         if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
         status.photoCount = photos.count
         status.refresh()
@@ -45,11 +46,13 @@ final class KioskContent {
         Viewer(settings: settings, screenSize: screen, photos: scan(), logger: logger, onDecoded: onDecoded)
     }
 
-    /// SIGHUP: the config file read again.
+    /// SIGHUP: the config file and its drop-ins read again.
     func reload() -> Reload {
         let fresh: Settings
+        let files: [String]
         do {
-            fresh = try SettingsFile.load(path: configPath, mustExist: false)
+            let loaded = try SettingsFile.read(path: configPath, mustExist: false)
+            (fresh, files) = (loaded.settings, loaded.files)
         } catch {
             logger.error("SIGHUP: keeping the old configuration: \(error)")
             return .broken
@@ -60,7 +63,8 @@ final class KioskContent {
         StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
         let changed = fresh != settings
         settings = fresh
-        logger.info("SIGHUP: configuration reloaded from \(configPath)\(changed ? "" : " (unchanged)")")
+        let read = files.isEmpty ? "no file (defaults)" : files.joined(separator: ", ")
+        logger.info("SIGHUP: configuration reloaded from \(read)\(changed ? "" : " (unchanged)")")
         return changed ? .newSettings : .sameSettings
     }
 }

@@ -10,8 +10,10 @@ import RunLoopRules
 import Scene
 
 /// `vitrine run`: the epoll wiring around the kiosk's session. One loop over the signals, the DRM
-/// card, the touch devices, the decoder's eventfd, inotify, uevents and two timers. The decisions
-/// (when to draw, idle return, slideshow, blanking) are the session's pure rules; the display's
+/// card, the touch devices, the decoder's eventfd, inotify, uevents and three timers (frames,
+/// housekeeping, and the opening hours' next change on the wall clock, which also reports the clock
+/// being set). The decisions (when to draw, idle return, slideshow, blanking, opening hours) are
+/// the session's pure rules; the display's
 /// comings and goings are `DisplayConnection`'s. With no display yet it waits for one (SPEC §7).
 final class KioskRunner {
     private let content: KioskContent
@@ -21,6 +23,7 @@ final class KioskRunner {
     private let decoded: EventFD
     private let frameTimer: TimerFD
     private let housekeeping: TimerFD
+    private let scheduleTimer: TimerFD
     private let status: ServiceStatus
     private let display: DisplayConnection
     private var uevents: UeventMonitor?
@@ -40,6 +43,8 @@ final class KioskRunner {
         decoded = try EventFD()
         frameTimer = try TimerFD()
         housekeeping = try TimerFD()
+        scheduleTimer = try TimerFD(clock: .wall)
+        SystemTimeZone.reload()
         display = DisplayConnection(settings: settings.display, logger: logger)
         status = ServiceStatus(notifier: ServiceNotifier(environment: ProcessInfo.processInfo.environment),
                                logger: logger, now: MonotonicClock.now())
@@ -51,6 +56,7 @@ final class KioskRunner {
     /// Closes what `init` opened, in reverse; after `run` has returned.
     func close() {
         status.close()
+        scheduleTimer.close()
         housekeeping.close()
         frameTimer.close()
         decoded.close()
@@ -73,11 +79,19 @@ final class KioskRunner {
             self.housekeeping.drain()
             self.tick()
         }
+        try loop.watch(scheduleTimer.fileDescriptor) { [unowned self] in
+            if self.scheduleTimer.drain() {
+                // The wall clock was set (NTP, `date -s`): the opening hours are read again at once.
+                SystemTimeZone.reload()
+                self.logger.notice("the wall clock was set: opening hours worked out again")
+            }
+            self.tick()
+        }
         do {
             let uevents = try UeventMonitor()
             self.uevents = uevents
             try loop.watch(uevents.fileDescriptor) { [unowned self] in
-                self.displayChanged { try self.display.handle(uevents.read(), keepDark: self.session?.isBlanked == true) }
+                self.displayChanged { try self.display.handle(uevents.read(), keepDark: self.session?.isScreenOn == false) }
             }
         } catch {
             uevents?.close()
@@ -128,7 +142,7 @@ final class KioskRunner {
         case .disconnected(let connector)?:
             status.set(.waitingForDisplay("\(connector) disconnected"))
         case .reconnected?:
-            status.set(session?.isBlanked == true ? .displayOff("idle") : .showing)
+            status.set(session.map { screenState($0) } ?? .showing)
             session?.forceRedraw()
             drawIfNeeded()
         case nil:
@@ -146,8 +160,8 @@ final class KioskRunner {
         }
         let settings = content.settings
         let viewer = content.makeViewer(screen: output.logicalSize)
-        session = KioskSession(viewer: viewer, kiosk: settings.kiosk, refreshPeriod: output.refreshPeriod,
-                               now: MonotonicClock.now())
+        session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: output.refreshPeriod,
+                               now: MonotonicClock.now(), zone: .system)
         canvas = Bitmap(width: Int(output.logicalSize.width), height: Int(output.logicalSize.height))
         let inputs = InputDevices(settings: settings.input, screen: output.logicalSize, displayRotation: output.rotation,
                                   loop: loop, logger: logger,
@@ -156,13 +170,14 @@ final class KioskRunner {
         inputs.start()
         self.inputs = inputs
         if settings.photos.watch {
-            folder = PhotoFolderWatch(directory: settings.photos.directory, loop: loop, logger: logger) { [unowned self] in
-                self.rescan(because: "photo folder changed")
+            folder = PhotoFolderWatch(directory: settings.photos.directory, loop: loop, logger: logger) { [unowned self] writing in
+                self.rescan(because: "photo folder changed", excluding: writing)
             }
         }
         logger.info("showing \(viewer.store.photos.count) photos from \(settings.photos.directory)")
         status.set(.starting)
-        drawIfNeeded()
+        // Closed now? Then the display goes off before anything is drawn.
+        tick()
     }
 
     private func displayEvent(_ output: DisplayOutput) {
@@ -196,16 +211,19 @@ final class KioskRunner {
     private func reload() {
         status.reloading()
         defer { status.reloaded() }
-        guard content.reload() == .newSettings else { return rescan(because: "SIGHUP") }
+        guard content.reload() == .newSettings else {
+            return rescan(because: "SIGHUP", excluding: folder?.beingWritten ?? [])
+        }
         guard let output = display.output, let session else { return }
-        session.replaceViewer(content.makeViewer(screen: output.logicalSize), kiosk: content.settings.kiosk)
-        drawIfNeeded()
+        session.replaceViewer(content.makeViewer(screen: output.logicalSize), settings: content.settings)
+        SystemTimeZone.reload()
+        tick()
     }
 
     /// The folder changed (or SIGHUP asked to read it again): the grid updates in place.
-    private func rescan(because reason: String) {
+    private func rescan(because reason: String, excluding writing: Set<String> = []) {
         guard let session else { return }
-        let photos = content.scan()
+        let photos = content.scan(excluding: writing)
         session.viewer.replacePhotos(photos, at: session.sceneTime(now: MonotonicClock.now()))
         logger.info("\(reason): showing \(photos.count) photos")
         session.forceRedraw()
@@ -230,27 +248,57 @@ final class KioskRunner {
         status.tick(now: now)
         // Waiting: a card's uevent can come before its driver can be opened, so look every tick too.
         if display.output == nil { displayChanged { try display.open() } }
-        if let session { carryOut(session.tick(now: now)) }
+        if let session { carryOut(session.tick(now: now, wall: WallClock.now())) }
         let deadline = session?.nextDeadline.map { max($0, now) } ?? .infinity
         try? housekeeping.arm(at: min(now + status.tickInterval, deadline))
+        armScheduleTimer()
         drawIfNeeded()
+    }
+
+    /// The opening hours' next change, on the wall clock; armed even when none is due within the
+    /// horizon, so that the clock being set is still heard.
+    private func armScheduleTimer() {
+        guard let session, !content.settings.schedule.openingHours.isAlwaysOpen else {
+            try? scheduleTimer.disarm()
+            return
+        }
+        let change = session.nextScheduleChange.map(Double.init) ?? WallClock.now() + 400 * 86400
+        do {
+            try scheduleTimer.arm(at: change)
+        } catch {
+            logger.warning("opening hours: cannot arm the wall-clock timer: \(error)")
+        }
+    }
+
+    /// What STATUS= says about the screen now.
+    private func screenState(_ session: KioskSession) -> ServiceStatus.State {
+        if let closed = session.closedStatus(wall: WallClock.now()) {
+            return .closed(session.isScreenOn ? closed + " (on for a touch)" : closed)
+        }
+        return session.isScreenOn ? .showing : .displayOff("idle")
     }
 
     /// The display's part of the kiosk's actions (the session has done the scene's).
     private func carryOut(_ actions: [KioskPolicy.Action]) {
-        guard let output = display.output else { return }
+        guard let output = display.output, let session else { return }
         for action in actions {
             switch action {
             case .blank:
                 logger.info("idle for \(Int(content.settings.kiosk.blankAfter)) s: display \(output.switchOff())")
-                status.set(.displayOff("idle"))
+            case .close:
+                let closed = session.closedStatus(wall: WallClock.now()) ?? "closed"
+                logger.info("opening hours: \(closed); display \(output.switchOff())")
             case .wake:
                 output.switchOn()
-                logger.info("touch: display on")
-                status.set(.showing)
+                logger.info(session.isClosed
+                    ? "touch while closed: display on for \(Int(content.settings.schedule.touchWakes)) s" : "touch: display on")
+            case .open:
+                output.switchOn()
+                logger.info("opening hours: open; display on")
             case .returnToGrid, .nextSlide:
-                break
+                continue
             }
+            status.set(screenState(session))
         }
     }
 

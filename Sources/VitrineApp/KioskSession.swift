@@ -22,20 +22,27 @@ final class KioskSession {
     private var policy: KioskPolicy
     private var onScreen: SceneFrame?
 
-    init(viewer: Viewer, kiosk: Settings.Kiosk, refreshPeriod: Double, now: Double) {
+    /// `zone`: the opening hours' time zone.
+    init(viewer: Viewer, settings: Settings, refreshPeriod: Double, now: Double, zone: LocalZone) {
         self.viewer = viewer
         scheduler = FrameScheduler(refreshPeriod: refreshPeriod)
-        policy = KioskPolicy(parameters: KioskPolicy.Parameters(kiosk), now: now)
+        policy = KioskPolicy(parameters: KioskPolicy.Parameters(settings), now: now, zone: zone)
     }
 
-    var isBlanked: Bool { policy.isBlanked }
+    /// The display is on and frames are drawn (not blanked, not closed by the opening hours).
+    var isScreenOn: Bool { policy.isScreenOn }
+    var isClosed: Bool { policy.isClosed }
     /// When `tick` next has something to do; nil: only input changes anything.
     var nextDeadline: Double? { policy.nextDeadline }
+    /// When the opening hours next open or close, on the wall clock (seconds since the epoch).
+    var nextScheduleChange: Int? { policy.nextScheduleChange }
+    /// "closed until Mon 09:00" while the opening hours say closed.
+    func closedStatus(wall: Double) -> String? { policy.closedStatus(wall: wall) }
 
     /// New settings or a new screen: a new viewer, drawn from scratch.
-    func replaceViewer(_ viewer: Viewer, kiosk: Settings.Kiosk) {
+    func replaceViewer(_ viewer: Viewer, settings: Settings) {
         self.viewer = viewer
-        policy.parameters = KioskPolicy.Parameters(kiosk)
+        policy.parameters = KioskPolicy.Parameters(settings)
         onScreen = nil
         scheduler.forceRedraw()
     }
@@ -57,11 +64,12 @@ final class KioskSession {
         return actions
     }
 
-    /// The time has come to `now`: idle return, slideshow, blanking. Returns the actions taken (the
-    /// caller switches the display off for `.blank`).
+    /// The time has come to `now` (`wall` on the wall clock): idle return, slideshow, blanking,
+    /// opening hours. Returns the actions taken (the caller switches the display off for `.blank`
+    /// and `.close`, on for `.wake` and `.open`).
     @discardableResult
-    func tick(now: Double) -> [KioskPolicy.Action] {
-        let actions = policy.tick(at: now)
+    func tick(now: Double, wall: Double) -> [KioskPolicy.Action] {
+        let actions = policy.tick(at: now, wall: wall)
         apply(actions, now: now)
         return actions
     }
@@ -71,6 +79,7 @@ final class KioskSession {
             switch action {
             case .returnToGrid: viewer.scene.returnToStart(at: sceneTime(now: now))
             case .nextSlide: viewer.scene.showNext(at: sceneTime(now: now))
+            case .close, .open: viewer.scene.resetToGrid(at: sceneTime(now: now))
             case .blank, .wake: break
             }
             scheduler.forceRedraw()
@@ -86,7 +95,7 @@ final class KioskSession {
 
     /// What to do about drawing at `now`; `nextVblank` is when a flip queued now would be shown.
     func nextStep(now: Double, flipPending: Bool, nextVblank: Double) -> Step {
-        guard !policy.isBlanked else { return .none }
+        guard policy.isScreenOn else { return .none }
         let moving = viewer.scene.isAnimating || viewer.scene.isTouching
         switch scheduler.decide(now: now, moving: moving, flipPending: flipPending, nextVblank: nextVblank) {
         case .sleep, .awaitFlip:
@@ -115,7 +124,8 @@ final class KioskSession {
 }
 
 extension KioskPolicy.Parameters {
-    init(_ kiosk: Settings.Kiosk) {
+    init(_ settings: Settings) {
+        let kiosk = settings.kiosk
         let action: KioskPolicy.IdleAction
         switch kiosk.idleAction {
         case .grid: action = .grid
@@ -123,6 +133,7 @@ extension KioskPolicy.Parameters {
         case .none: action = .none
         }
         self.init(idleTimeout: kiosk.idleTimeout, idleAction: action, slideshowInterval: kiosk.slideshowInterval,
-                  blankAfter: kiosk.blankAfter)
+                  blankAfter: kiosk.blankAfter, openingHours: settings.schedule.openingHours,
+                  touchWakes: settings.schedule.touchWakes)
     }
 }

@@ -6,12 +6,14 @@ import Photos
 /// The configured photo folder, scanned: the photos in the configured order; every file left out
 /// has been logged with its reason by the scan.
 enum PhotoFolder {
-    static func scan(_ settings: Settings.Photos, logger: Logger) throws -> [PhotoInfo] {
+    /// `excluding`: names being written now (`PhotoFolderWatch.beingWritten`).
+    static func scan(_ settings: Settings.Photos, excluding: Set<String> = [], logger: Logger) throws -> [PhotoInfo] {
         do {
             let order: PhotoLibrary.Order = settings.sort == .modified ? .modified : .name
             return try PhotoLibrary(scanning: settings.directory, order: order,
                                     maxMegapixels: settings.maxMegapixels,
-                                    maxFileMegabytes: settings.maxFileMegabytes, logger: logger).photos
+                                    maxFileMegabytes: settings.maxFileMegabytes, excluding: excluding,
+                                    logger: logger).photos
         } catch let error as PhotoError {
             // opendir's own answer: ENOTDIR for a file or a device, EACCES for a folder not readable.
             let why = if case let .unreadable(failure) = error.reason {

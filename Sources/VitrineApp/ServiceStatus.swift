@@ -12,6 +12,8 @@ final class ServiceStatus {
         case waitingForDisplay(String)
         case showing
         case displayOff(String)
+        /// The opening hours say closed: "closed until Mon 09:00".
+        case closed(String)
     }
 
     private let notifier: ServiceNotifier?
@@ -37,6 +39,12 @@ final class ServiceStatus {
 
     func set(_ state: State) {
         self.state = state
+        if case .closed = state, !readySent {
+            // Closed at start draws no frame; the service is up all the same.
+            readySent = true
+            notifier?.ready(status: line)
+            return
+        }
         notifier?.status(line)
     }
 
@@ -90,6 +98,7 @@ final class ServiceStatus {
         case .waitingForDisplay(let why): return readySent ? "waiting for a display (\(why)); \(showing)" : "waiting for a display (\(why))"
         case .showing: return showing
         case .displayOff(let why): return "display off (\(why)); \(showing)"
+        case .closed(let until): return until
         }
     }
 }

@@ -1,13 +1,19 @@
 import Config
 import ConfigFile
 
-/// Loads the settings for a command, turning a config error into the exit status 2 of SPEC §5.
+/// Loads the settings for a command (the file and its drop-ins), turning a config error into the
+/// exit status 2 of SPEC §5.
 public enum SettingsFile {
     /// `mustExist`: a file the user named must be there; the default path may be missing (defaults).
     public static func load(path: String?, mustExist: Bool) throws -> Settings {
+        try read(path: path, mustExist: mustExist).settings
+    }
+
+    /// The settings with where each value came from (`check-config`).
+    public static func read(path: String?, mustExist: Bool) throws -> LoadedSettings {
         do {
-            guard let path else { return Settings() }
-            return mustExist ? try ConfigLoader.load(path: path) : try ConfigLoader.loadIfPresent(path: path)
+            guard let path else { return LoadedSettings() }
+            return try ConfigLoader.read(path: path, mustExist: mustExist)
         } catch {
             throw AppError("invalid configuration:\n\(error.description)", exitCode: 2)
         }

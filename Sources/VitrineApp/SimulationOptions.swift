@@ -1,4 +1,5 @@
 import Foundation
+import RunLoopRules
 
 /// What `vitrine simulate` was asked to do, checked before anything runs.
 public struct SimulationOptions {
@@ -13,9 +14,12 @@ public struct SimulationOptions {
     public var duration: Double?
     /// Print `frames N, draw p50 X ms, p99 Y ms, max Z ms` at the end.
     public var stats: Bool
+    /// The local wall-clock time at t = 0 (`--clock`), for the opening hours; nil: the real time now.
+    public var clock: LocalTime?
 
     public init(configPath: String?, size: String, photosDirectory: String?, replayPath: String?,
-                tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?, stats: Bool = false) throws {
+                tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?, stats: Bool = false,
+                clock: String? = nil) throws {
         guard let (w, h) = Self.parseSize(size) else {
             throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x800 (got \"\(size)\")", exitCode: 2)
         }
@@ -38,6 +42,12 @@ public struct SimulationOptions {
         }
         self.duration = duration
         self.stats = stats
+        if let clock {
+            guard let local = LocalTime(iso: clock) else {
+                throw AppError("--clock must be a local time YYYY-MM-DDTHH:MM:SS, e.g. 2026-11-27T17:59:30 (got \"\(clock)\")", exitCode: 2)
+            }
+            self.clock = local
+        }
     }
 
     static func parseSize(_ text: String) -> (Int, Int)? {

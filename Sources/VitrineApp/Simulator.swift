@@ -48,17 +48,21 @@ public enum Simulator {
         }
         let input: ScriptedInput? = replay
         let snapshots = options.snapshotTimes.map { (time: $0, name: String(format: "snapshot-%.3f", $0)) }
+        SystemTimeZone.reload()
+        let wallStart = options.clock.map { Double(LocalZone.system.epoch(of: $0)) }
         let outcome = try simulate(settings: settings, screenSize: screen, photos: photos, input: input,
-                                   duration: options.duration, snapshots: snapshots,
+                                   duration: options.duration, wallStart: wallStart, snapshots: snapshots,
                                    outputDirectory: options.outputDirectory, tracePath: options.tracePath, logger: logger)
         for path in outcome.snapshots { print(path) }
         if options.stats { print(outcome.statistics.drawSummary) }
     }
 
     /// Runs the frame loop at 60 Hz of virtual time until `duration`, or without one until the input
-    /// has ended and the scene is at rest.
+    /// has ended and the scene is at rest. The wall clock (the opening hours) reads `wallStart` + t
+    /// in `zone` (nil: the real time at the start).
     public static func simulate(settings: Settings, screenSize: Size, photos: [PhotoInfo], input: ScriptedInput?,
-                                duration: Double?, snapshots: [(time: Double, name: String)],
+                                duration: Double?, wallStart: Double? = nil, zone: LocalZone = .system,
+                                snapshots: [(time: Double, name: String)],
                                 outputDirectory: String, tracePath: String?, logger: Logger) throws -> Outcome {
         if !snapshots.isEmpty {
             do {
@@ -75,7 +79,8 @@ public enum Simulator {
         let decoded = Atomic<Bool>(false)
         let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger,
                             onDecoded: { decoded.store(true, ordering: .releasing) })
-        let session = KioskSession(viewer: viewer, kiosk: settings.kiosk, refreshPeriod: 1 / frameRate, now: 0)
+        let session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1 / frameRate, now: 0, zone: zone)
+        let wallStart = wallStart ?? WallClock.now()
         var canvas = Bitmap(width: Int(screenSize.width), height: Int(screenSize.height))
         var pendingSnapshots = snapshots.sorted { $0.time < $1.time }[...]
         var outcome = Outcome()
@@ -90,7 +95,7 @@ public enum Simulator {
             for event in input?.events(through: t, lastFrame: frame) ?? [] {
                 session.handle(event, now: event.time)
             }
-            session.tick(now: t)
+            session.tick(now: t, wall: wallStart + t)
             if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived() }
             if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
                 // Virtual time runs faster than the decoders: each frame waits for what it asked
@@ -106,7 +111,9 @@ public enum Simulator {
             } else {
                 frame = viewer.frame(at: t)
             }
-            try trace?.write(frame, caption: viewer.shownCaption(in: frame)?.text)
+            let screenOn = session.isScreenOn
+            try trace?.write(frame, photos: viewer.store.photos.count, screenOn: screenOn,
+                             caption: screenOn ? viewer.shownCaption(in: frame)?.text : nil)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
                 outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas,

@@ -49,14 +49,14 @@ struct Run: ParsableCommand {
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
-        abstract: "Validate a configuration file and print the effective settings.")
+        abstract: "Validate a configuration file and its drop-ins (FILE.d/*.toml); print each effective value and where it came from.")
 
     @Argument(help: "The configuration file to check.")
     var file: String
 
     func run() throws {
         try exitOnError {
-            print(try SettingsFile.load(path: file, mustExist: true).describe(), terminator: "")
+            print(try SettingsFile.read(path: file, mustExist: true).describe(), terminator: "")
         }
     }
 }
@@ -92,11 +92,15 @@ struct Simulate: ParsableCommand {
     @Flag(name: .long, help: "Print the frames drawn and the renderer's time: frames N, draw p50 X ms, p99 Y ms, max Z ms.")
     var stats = false
 
+    @Option(name: .long, help: "The local wall-clock time at t = 0, YYYY-MM-DDTHH:MM:SS, for the opening hours (default: now).")
+    var clock: String?
+
     func run() throws {
         try exitOnError {
             let options = try SimulationOptions(
                 configPath: config, size: size, photosDirectory: photos, replayPath: replay,
-                tracePath: trace, snapshotTimes: snapshot, outputDirectory: out, duration: duration, stats: stats)
+                tracePath: trace, snapshotTimes: snapshot, outputDirectory: out, duration: duration, stats: stats,
+                clock: clock)
             try Simulator.run(options)
         }
     }

@@ -40,6 +40,23 @@ import Testing
         #expect(try loop.runOnce(timeout: 0.05) == 0)
     }
 
+    /// The opening hours' timer: on the wall clock, absolute, told when the clock is set (not
+    /// tested by setting this machine's clock; the end-to-end test does that in its guest).
+    @Test func aWallClockTimerFiresAtItsWallClockDeadline() throws {
+        let loop = try EventLoop()
+        let timer = try TimerFD(clock: .wall)
+        defer { timer.close(); loop.close() }
+        var expiries: [Bool] = []
+        try loop.watch(timer.fileDescriptor) { expiries.append(timer.drain()) }
+        let start = WallClock.now()
+        try timer.arm(at: start + 0.02)
+        try loop.runOnce(timeout: 5)
+        // Expired, not cancelled by a clock change.
+        #expect(expiries == [false])
+        #expect(WallClock.now() >= start + 0.02)
+        #expect(try loop.runOnce(timeout: 0.05) == 0)
+    }
+
     @Test func aBlockedSignalArrivesThroughTheSignalFD() throws {
         let signals = try SignalFD(signals: [SIGUSR2])
         let loop = try EventLoop()

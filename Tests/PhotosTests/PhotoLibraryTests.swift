@@ -88,4 +88,22 @@ import Testing
         #expect(PhotoLibrary.isPhotoName("a.JPG") && PhotoLibrary.isPhotoName("b.jpeg") && PhotoLibrary.isPhotoName("c.JpEg"))
         #expect(!PhotoLibrary.isPhotoName(".a.jpg") && !PhotoLibrary.isPhotoName("a.png") && !PhotoLibrary.isPhotoName("jpg"))
     }
+
+    /// SPEC §4: the partial files of copy and sync tools, each with a JPEG inside, never show.
+    @Test func partialFilesOfCopyAndSyncToolsAreNeverShown() throws {
+        let dir = try TemporaryDirectory("partial")
+        defer { dir.remove() }
+        let partial = [".syncthing.beach.jpg.tmp", ".beach.jpg.Xa3kQ9", ".beach.jpg", "beach.jpg.part", "beach.JPG.PART",
+                       "beach.jpg.partial", "beach.jpg.crdownload", "beach.jpg.tmp", "beach.jpg~"]
+        for name in partial + ["beach.jpg"] {
+            try FileManager.default.copyItem(atPath: TestJPEGs.path("variants/moz_jpg-size-1x1.jpg"), toPath: dir.file(name))
+            #expect(PhotoLibrary.isPartialName(name) == (name != "beach.jpg"), "\(name)")
+        }
+        let library = try PhotoLibrary(scanning: dir.path, logger: Logger(label: "test"))
+        #expect(library.photos.map { ($0.path as NSString).lastPathComponent } == ["beach.jpg"])
+        #expect(library.rejects.isEmpty)
+        // Names the folder watch knows are being written are left out until they are complete.
+        let writing = try PhotoLibrary(scanning: dir.path, excluding: ["beach.jpg"], logger: Logger(label: "test"))
+        #expect(writing.photos.isEmpty)
+    }
 }

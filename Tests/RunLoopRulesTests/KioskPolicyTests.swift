@@ -92,3 +92,100 @@ import RunLoopRules
         #expect(run(&policy, from: 0, to: 10_000).isEmpty)
     }
 }
+
+/// Opening hours in the policy, with a fake clock: monotonic time t from 0 and the wall clock at
+/// `start` + t in Europe/Berlin.
+@Suite struct KioskPolicyOpeningHoursTests {
+    typealias Parameters = KioskPolicy.Parameters
+
+    func policy(_ weekly: [String], idleAction: KioskPolicy.IdleAction = .grid, idleTimeout: Double = 60,
+                blankAfter: Double = 0, touchWakes: Double = 120) throws -> KioskPolicy {
+        KioskPolicy(parameters: Parameters(idleTimeout: idleTimeout, idleAction: idleAction, blankAfter: blankAfter,
+                                           openingHours: try hours(weekly), touchWakes: touchWakes),
+                    now: 0, zone: berlin)
+    }
+
+    @Test func closingTurnsTheScreenOffAndSaysWhenItOpensOpeningTurnsItOn() throws {
+        let start = Double(inBerlin("2026-11-27T17:59:00"))  // a Friday
+        var policy = try self.policy(["mon-fri 09:00-18:00"])
+        #expect(policy.tick(at: 0, wall: start).isEmpty)
+        #expect(policy.isScreenOn)
+        #expect(policy.nextScheduleChange == inBerlin("2026-11-27T18:00:00"))
+        #expect(policy.tick(at: 59, wall: start + 59).isEmpty)
+        #expect(policy.tick(at: 60, wall: start + 60) == [.close])
+        #expect(!policy.isScreenOn)
+        #expect(policy.closedStatus(wall: start + 60) == "closed until Mon 09:00")
+        // Nothing on its own while closed: no idle return, no deadline but the wall clock's.
+        #expect(policy.nextDeadline == nil)
+        #expect(policy.tick(at: 10_000, wall: start + 10_000).isEmpty)
+        let monday = Double(inBerlin("2026-11-30T09:00:00"))
+        #expect(policy.nextScheduleChange == Int(monday))
+        #expect(policy.tick(at: monday - start, wall: monday) == [.open])
+        #expect(policy.isScreenOn)
+        #expect(policy.closedStatus(wall: monday) == nil)
+        // The idle timer starts at opening.
+        #expect(policy.nextDeadline == monday - start + 60)
+    }
+
+    @Test func closedAtStartClosesAtTheFirstTick() throws {
+        var policy = try self.policy(["mon-fri 09:00-18:00"])
+        #expect(policy.tick(at: 0, wall: Double(inBerlin("2026-11-28T12:00:00"))) == [.close])
+        #expect(policy.closedStatus(wall: Double(inBerlin("2026-11-28T12:00:00"))) == "closed until Mon 09:00")
+    }
+
+    @Test func aTouchWhileClosedWakesTheScreenForTouchWakesSecondsAndOpensNothing() throws {
+        let start = Double(inBerlin("2026-11-28T12:00:00"))
+        var policy = try self.policy(["mon-fri 09:00-18:00"], touchWakes: 30)
+        #expect(policy.tick(at: 0, wall: start) == [.close])
+        // The waking touch is swallowed down to its last finger up.
+        #expect(policy.touch(contacts: 1, at: 100) == (.swallow, [.wake]))
+        #expect(policy.isScreenOn)
+        #expect(policy.touch(contacts: 0, at: 100.1) == (.swallow, []))
+        // The visitor's next touch goes to the scene and keeps the screen on.
+        #expect(policy.touch(contacts: 1, at: 110) == (.deliver, []))
+        #expect(policy.tick(at: 200, wall: start + 200).isEmpty)
+        #expect(policy.touch(contacts: 0, at: 200) == (.deliver, []))
+        #expect(policy.nextDeadline == 230)
+        #expect(policy.tick(at: 229.9, wall: start + 229.9).isEmpty)
+        #expect(policy.tick(at: 230, wall: start + 230) == [.close])
+        #expect(!policy.isScreenOn)
+        #expect(policy.nextDeadline == nil)
+    }
+
+    @Test func withTouchWakesZeroATouchWhileClosedDoesNothing() throws {
+        let start = Double(inBerlin("2026-11-28T12:00:00"))
+        var policy = try self.policy(["mon-fri 09:00-18:00"], touchWakes: 0)
+        #expect(policy.tick(at: 0, wall: start) == [.close])
+        #expect(policy.touch(contacts: 1, at: 5) == (.swallow, []))
+        #expect(policy.touch(contacts: 0, at: 5.1) == (.swallow, []))
+        #expect(policy.key(at: 6) == (.swallow, []))
+        #expect(!policy.isScreenOn)
+    }
+
+    @Test func openingStartsTheSlideshowWhenThatIsTheIdleAction() throws {
+        let start = Double(inBerlin("2026-11-30T08:59:59"))
+        var policy = try self.policy(["mon-fri 09:00-18:00"], idleAction: .slideshow)
+        #expect(policy.tick(at: 0, wall: start) == [.close])
+        #expect(policy.tick(at: 1, wall: start + 1) == [.open, .nextSlide])
+    }
+
+    @Test func aClockThatJumpsIsReadAgainAtTheNextTick() throws {
+        var policy = try self.policy(["mon-fri 09:00-18:00"])
+        // 1970 on a board without a real-time clock: closed (a Thursday night).
+        #expect(policy.tick(at: 0, wall: 0) == [.close])
+        // NTP sets the clock to a Wednesday noon: open at once.
+        #expect(policy.tick(at: 5, wall: Double(inBerlin("2026-11-25T12:00:00"))) == [.open])
+        #expect(policy.nextScheduleChange == inBerlin("2026-11-25T18:00:00"))
+    }
+
+    @Test func blankingAndClosingDoNotFightOverTheDisplay() throws {
+        let start = Double(inBerlin("2026-11-27T17:00:00"))
+        var policy = try self.policy(["mon-fri 09:00-18:00"], idleTimeout: 0, blankAfter: 600)
+        #expect(policy.tick(at: 600, wall: start + 600) == [.blank])
+        // Closing while blanked: closed, and opening on Monday comes out of both.
+        #expect(policy.tick(at: 3600, wall: start + 3600) == [.close])
+        let monday = Double(inBerlin("2026-11-30T09:00:00"))
+        #expect(policy.tick(at: monday - start, wall: monday) == [.open])
+        #expect(policy.isScreenOn)
+    }
+}

@@ -35,4 +35,29 @@ import Testing
         #expect(h.frame().mode == .grid)
         #expect(!h.scene.isAnimating)
     }
+
+    /// Closing time (opening hours): whatever is open is in the grid at once, at its first row.
+    @Test func resetToGridIsImmediateFromThePagerAndFromATransition() {
+        let h = Harness(photoCount: 200)
+        h.open(5)
+        for _ in 0..<60 { h.scene.showNext(at: h.time); _ = h.settle() }
+        #expect(h.frame().mode == .pager)
+        h.scene.resetToGrid(at: h.time)
+        let closed = h.frame()
+        #expect(closed.mode == .grid)
+        #expect(closed.gridScroll == 0)
+        #expect(closed.hiddenIndex == nil)
+        #expect(!h.scene.isAnimating)
+
+        // Caught while opening, with a finger down: the grid at once, and that finger drives nothing.
+        h.scene.open(3, at: h.time)
+        _ = h.frame(after: 0.1)
+        #expect(h.frame().mode == .opening)
+        h.touch(Point(x: 500, y: 500))
+        h.scene.resetToGrid(at: h.time)
+        #expect(h.frame().mode == .grid)
+        h.drag(from: Point(x: 500, y: 500), to: Point(x: 500, y: 100), duration: 0.3)
+        #expect(h.settle().gridScroll == 0)
+        #expect(h.frame().mode == .grid)
+    }
 }

@@ -85,11 +85,11 @@ import Testing
                                hiddenIndex: nil, backgroundAlpha: 1,
                                pages: [PhotoPlacement(index: 2, rect: Rect(x: 0, y: 0, width: 10, height: 10))], movingPhoto: nil)
         let text = "A \"quoted\" \\ title\nשלום\u{1B}[31m"
-        let line = TraceWriter.line(for: frame, caption: text)
+        let line = TraceWriter.line(for: frame, photos: 3, screenOn: true, caption: text)
         #expect(!line.contains("\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["caption"] as? String == text)
-        let none = try #require(try JSONSerialization.jsonObject(with: Data(TraceWriter.line(for: frame).utf8)) as? [String: Any])
+        let none = try #require(try JSONSerialization.jsonObject(with: Data(TraceWriter.line(for: frame, photos: 3, screenOn: true).utf8)) as? [String: Any])
         #expect(none["caption"] is NSNull)
     }
 }

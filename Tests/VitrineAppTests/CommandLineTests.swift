@@ -25,6 +25,30 @@ import Testing
         }
     }
 
+    /// A fleet's shared file and one kiosk's drop-ins, as `check-config` shows them.
+    @Test func checkConfigReadsTheDropInsAndSaysWhereEachValueCameFrom() throws {
+        let folder = try TemporaryDirectory("dropins")
+        defer { folder.remove() }
+        let main = folder.file("vitrine.toml")
+        try "[grid]\ncolumns = 4\nspacing = 6\n".write(toFile: main, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: main + ".d", withIntermediateDirectories: true)
+        try "[grid]\ncolumns = 3\n".write(toFile: main + ".d/50-kiosk.toml", atomically: true, encoding: .utf8)
+        try "[grid]\ncolumns = 2\n".write(toFile: main + ".d/20-site.toml", atomically: true, encoding: .utf8)
+        let result = try ProcessResult.run(["check-config", main])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("# read, in order: \(main), \(main).d/20-site.toml, \(main).d/50-kiosk.toml\n"))
+        #expect(result.stdout.contains("\ncolumns = 3  # \(main).d/50-kiosk.toml:2\n"))
+        #expect(result.stdout.contains("\nspacing = 6.0  # \(main):3\n"))
+        #expect(result.stdout.contains("\ncolumns = 3  # \(main).d/50-kiosk.toml:2\n"))
+        #expect(result.stdout.contains("\nidle_timeout = 120.0  # default\n"))
+
+        // A mistake in a drop-in names the drop-in.
+        try "[grid]\ncolumns = 30\n".write(toFile: main + ".d/60-typo.toml", atomically: true, encoding: .utf8)
+        let broken = try ProcessResult.run(["check-config", main])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("\(main).d/60-typo.toml:2:1: `grid.columns` = 30 is out of range 1...12"))
+    }
+
     @Test func aMissingConfigNamedOnTheCommandLineIsAnError() throws {
         let result = try ProcessResult.run(["run", "--config", "/nonexistent/vitrine.toml"])
         #expect(result.status == 2)

@@ -17,7 +17,7 @@ import Testing
         init() throws {
             folder = try TestPaths.temporaryDirectory("watch")
             loop = try EventLoop()
-            watch = PhotoFolderWatch(directory: folder, loop: loop, logger: Logger(label: "test")) { [unowned self] in
+            watch = PhotoFolderWatch(directory: folder, loop: loop, logger: Logger(label: "test")) { [unowned self] _ in
                 self.changes += 1
             }
         }

@@ -1,0 +1,24 @@
+import Glibc
+
+/// CLOCK_REALTIME in seconds since the epoch: what the opening hours are read against.
+public enum WallClock {
+    public static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// The system's time zone through the C library: TZ if set, else /etc/localtime (tzset), with its
+/// daylight-saving rules. Read once per `reload()` (at start, on SIGHUP, when the clock was set).
+public enum SystemTimeZone {
+    public static func reload() { tzset() }
+
+    /// Seconds east of UTC in effect at `epoch` (localtime_r's tm_gmtoff).
+    public static func utcOffset(at epoch: Int) -> Int {
+        var time = time_t(epoch)
+        var local = tm()
+        guard localtime_r(&time, &local) != nil else { return 0 }
+        return local.tm_gmtoff
+    }
+}
