@@ -1,11 +1,13 @@
 # Install Vitrine on a kiosk (see README, "Deploy on a kiosk"):
 #   make install            build in release mode, install binary, config, unit and sample photos
 #   make uninstall
-# DESTDIR stages the files elsewhere; BINARY installs an already built executable.
+# DESTDIR stages the files elsewhere; BINARY installs an already built executable; the Debian
+# package (scripts/package) installs with PREFIX=/usr UNITDIR=/usr/lib/systemd/system EXAMPLE_CONFIG=no.
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= /etc/systemd/system
 BINARY ?= .build/release/vitrine
+EXAMPLE_CONFIG ?= yes
 
 .PHONY: all build install uninstall test
 
@@ -21,9 +23,12 @@ install: $(BINARY)
 	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/vitrine
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/vitrine
 	# The example is always current; an edited vitrine.toml is never overwritten.
-	install -m 0644 Config/vitrine.toml $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml.example
+	[ "$(EXAMPLE_CONFIG)" = no ] || install -m 0644 Config/vitrine.toml $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml.example
 	[ -e $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml ] || install -m 0644 Config/vitrine.toml $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml
-	install -D -m 0644 systemd/vitrine.service $(DESTDIR)$(UNITDIR)/vitrine.service
+	# The unit names the installed program and README (PREFIX).
+	install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/local/|$(PREFIX)/|g' systemd/vitrine.service > $(DESTDIR)$(UNITDIR)/vitrine.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/vitrine.service
 	install -d -m 0755 $(DESTDIR)$(PREFIX)/share/vitrine/samples
 	install -m 0644 Samples/photos/*.jpg Samples/ATTRIBUTION.md $(DESTDIR)$(PREFIX)/share/vitrine/samples/
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/vitrine/README.md

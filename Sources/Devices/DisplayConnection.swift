@@ -39,8 +39,11 @@ public final class DisplayConnection {
             output = try DisplayOutput(settings: settings, logger: logger)
             waitingReason = nil
             return .opened
-        } catch let error as DRMError where error.meansNoDisplayYet {
-            let reason = "\(error)"
+        } catch let error as DRMError where error.meansNoDisplayYet || (waitingReason != nil && error.isPermissionDenied) {
+            // A card that appears while we wait is made root-only by the kernel and given its group
+            // by udev a moment later: permission denied then means "not yet", and the next tick
+            // looks again. (A card there from the start with the wrong group is the error it says.)
+            let reason = error.isPermissionDenied ? "\(error) (udev may not have set its group yet)" : "\(error)"
             guard reason != waitingReason else { return nil }
             waitingReason = reason
             logger.notice("waiting for a display: \(reason)")
@@ -111,6 +114,11 @@ public struct DisplayError: Error, CustomStringConvertible {
 }
 
 extension DRMError {
+    var isPermissionDenied: Bool {
+        if case .permissionDenied = self { return true }
+        return false
+    }
+
     /// Errors that a display appearing later cures: no card yet (a late driver), no screen plugged
     /// in, or the configured card's node not there yet.
     var meansNoDisplayYet: Bool {

@@ -9,6 +9,7 @@ struct Vitrine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vitrine",
         abstract: "A kiosk photo viewer for Linux touch screens: DRM/KMS output, evdev touch, the iOS Photos interaction.",
+        version: vitrineVersion,
         subcommands: [Run.self, CheckConfig.self, Simulate.self, Demo.self],
         defaultSubcommand: Run.self
     )

@@ -214,6 +214,28 @@ class TurnedScreen:
         return panel_width - 1 - y, x
 
 
+def wait_for_screen(test: unittest.TestCase, machine: vm.VM, problems, timeout: float, what: str,
+                    vitrine_log) -> vm.Image:
+    """Screendumps until `problems(image)` is empty; fails `test` with the last problems, the
+    screen kept in the VM's folder and the end of `vitrine_log()`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        image = machine.screendump()
+        found = problems(image)
+        if not found:
+            return image
+        if time.monotonic() > deadline:
+            kept = machine.workdir / f"failed-{test.id().rsplit('.', 1)[-1]}.ppm"
+            machine.screendump(kept)
+            try:
+                log = vitrine_log()[-3000:]
+            except Exception as error:  # the log helps; its absence must not hide the failure
+                log = f"(no vitrine log: {error})"
+            test.fail(f"{what} not as expected within {timeout} s (screen kept in {kept}): "
+                      + "; ".join(found[:6]) + f"\nvitrine's log ends with:\n{log}")
+        time.sleep(0.2)
+
+
 # ---------------------------------------------------------------------------------------------
 # The VM
 
@@ -305,22 +327,7 @@ class KioskTestCase(unittest.TestCase):
 
     def wait_for_screen(self, problems, timeout: float = 20, what: str = "the screen") -> vm.Image:
         """Screendumps until `problems(image)` is empty; fails with the last problems."""
-        deadline = time.monotonic() + timeout
-        while True:
-            image = self.machine.screendump()
-            found = problems(image)
-            if not found:
-                return image
-            if time.monotonic() > deadline:
-                kept = self.machine.workdir / f"failed-{self.id().rsplit('.', 1)[-1]}.ppm"
-                self.machine.screendump(kept)
-                try:
-                    log = self.machine.log_of("vitrine")[-3000:]
-                except Exception as error:  # the log helps; its absence must not hide the failure
-                    log = f"(no vitrine log: {error})"
-                self.fail(f"{what} not as expected within {timeout} s (screen kept in {kept}): "
-                          + "; ".join(found[:6]) + f"\nvitrine's log ends with:\n{log}")
-            time.sleep(0.2)
+        return wait_for_screen(self, self.machine, problems, timeout, what, lambda: self.machine.log_of("vitrine"))
 
     def stop_and_time(self, name: str, signal: str) -> tuple[int, float, str]:
         """Sends `signal`, waits for the exit; returns the exit code, the seconds it took as the

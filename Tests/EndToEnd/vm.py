@@ -308,28 +308,8 @@ def shared_libraries(binary: str | Path) -> list[str]:
     return libraries
 
 
-INIT_SCRIPT = r"""#!/bin/busybox sh
-/bin/busybox --install -s /bin
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
-mkdir -p /proc /sys /dev /tmp /run /root
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
-mkdir -p /dev/pts /dev/shm
-while read -r module parameters; do
-    insmod /lib/modules/"$module".ko $parameters || echo "@@INSMOD-FAILED $module"
-done < /etc/modules-load
-# The card node appears once virtio-gpu has probed.
-for _ in $(seq 200); do [ -e /dev/dri/card0 ] && break; usleep 10000; done
-[ -e /dev/dri/card0 ] || echo "@@NO-DRI"
-echo "@@BOOTED $(cut -d' ' -f1 /proc/uptime)"
-if [ -x /payload ]; then
-    /payload
-    echo "@@PAYLOAD-EXIT $?"
-    poweroff -f
-fi
-# Command channel on the virtio-serial port named vitrine.commands: one command per line
+# The guest end of the command channel (VM.run), also run by systemd_vm.py's guest as a service.
+COMMAND_LOOP = r"""# Command channel on the virtio-serial port named vitrine.commands: one command per line
 # "ID COMMAND", answered by the command's output and "\n@@DONE ID CODE". (virtio rather than a
 # second 8250 UART: under TCG the UART's transmit interrupt sometimes stalls until more input.)
 port=
@@ -351,8 +331,30 @@ while IFS= read -r line <&3; do
     cat /tmp/.vm-out >&3
     printf '\n@@DONE %s %s\n' "$id" "$code" >&3
 done
-poweroff -f
 """
+
+INIT_SCRIPT = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
+mkdir -p /proc /sys /dev /tmp /run /root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mkdir -p /dev/pts /dev/shm
+while read -r module parameters; do
+    insmod /lib/modules/"$module".ko $parameters || echo "@@INSMOD-FAILED $module"
+done < /etc/modules-load
+# The card node appears once virtio-gpu has probed.
+for _ in $(seq 200); do [ -e /dev/dri/card0 ] && break; usleep 10000; done
+[ -e /dev/dri/card0 ] || echo "@@NO-DRI"
+echo "@@BOOTED $(cut -d' ' -f1 /proc/uptime)"
+if [ -x /payload ]; then
+    /payload
+    echo "@@PAYLOAD-EXIT $?"
+    poweroff -f
+fi
+""" + COMMAND_LOOP + "poweroff -f\n"
 
 # vm-bg NAME COMMAND...: COMMAND in the background; pid, output and exit code in /tmp/bg/NAME.*
 BACKGROUND_SCRIPT = r"""#!/bin/sh
@@ -574,6 +576,7 @@ class VM:
     append: str = ""
     extra_arguments: list[str] = field(default_factory=list)
     boot_timeout: float = 60
+    cpus: int = 1
 
     def __post_init__(self) -> None:
         self.process: subprocess.Popen | None = None
@@ -595,7 +598,7 @@ class VM:
         if not qemu:
             raise VMError("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)")
         return [
-            qemu, *accelerator_arguments(), "-m", str(self.memory_mib), "-smp", "1",
+            qemu, *accelerator_arguments(), "-m", str(self.memory_mib), "-smp", str(self.cpus),
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-kernel", str(self.kernel.vmlinux), "-initrd", str(self.initramfs),
             "-append", f"console=ttyS0 quiet panic=-1 {self.append}".strip(),
