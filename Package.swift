@@ -31,6 +31,16 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Text: FreeType draws glyphs, HarfBuzz shapes them, fontconfig finds fonts, FriBidi orders
+        // right-to-left text (the captions, SPEC §10).
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+                       providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+                       providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi",
+                       providers: [.apt(["libfribidi-dev"])]),
         // Only the benchmark links pixman, to compare the blitter with it.
         .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
                        providers: [.apt(["libpixman-1-dev"])]),
@@ -68,6 +78,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // Captions drawn as text: fonts, shaping, bidi, line breaking and a glyph cache.
+        .target(name: "Text", dependencies: ["Blitter", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
         .target(name: "Linux", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Evdev", dependencies: [
             "CLinux", "Linux", "Touch", .product(name: "SystemPackage", package: "swift-system"),
@@ -79,7 +91,7 @@ let package = Package(
 
         // Rendering: the scene drawn over the decoded photos (Viewer, Renderer, PhotoStore).
         .target(name: "Rendering", dependencies: [
-            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos",
+            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The kiosk's devices: the DRM display as the app uses it, the touch panels and keys.
@@ -122,7 +134,7 @@ let package = Package(
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
-            "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux",
+            "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux", "Text",
             "Remote", "RunLoopRules",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -159,11 +171,12 @@ let package = Package(
             "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "TestSupport"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Blitter", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
-            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "TestSupport", "Geometry", "Rendering",
+            "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport", "Rendering",
             "Remote", .product(name: "Logging", package: "swift-log"),
         ]),
     ],

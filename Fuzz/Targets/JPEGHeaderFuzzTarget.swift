@@ -3,7 +3,7 @@ import Photos
 
 /// The `jpeg-header` fuzz target: the bytes as the start of a photo file, read as the library scan
 /// reads it (the marker walk, the EXIF orientation, TurboJPEG's header read and the size limits),
-/// and the same bytes as an EXIF block on their own. A header of at most 4096 pixels is decoded
+/// and the same bytes as an EXIF block, an XMP packet and a Photoshop (IPTC) block on their own. A header of at most 4096 pixels is decoded
 /// too (TurboJPEG or the libjpeg fallback, then the resampler), as the workers would.
 public enum JPEGHeaderFuzzTarget {
     public enum Outcome: Equatable, Sendable {
@@ -26,7 +26,13 @@ public enum JPEGHeaderFuzzTarget {
     private static func runAlone(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         let array = Array(bytes)
         // The bytes after "Exif\0\0", so that the EXIF reader sees them whole.
-        _ = EXIF.orientationValue(app1Payload: ([0x45, 0x78, 0x69, 0x66, 0, 0] + array)[...])
+        let exif = ([0x45, 0x78, 0x69, 0x66, 0, 0] + array)[...]
+        _ = EXIF.orientationValue(app1Payload: exif)
+        // The caption readers on the same bytes, as the payload of each segment they read.
+        _ = EXIF.imageDescription(app1Payload: exif)
+        _ = EXIF.dateTimeOriginal(app1Payload: exif)
+        _ = XMPCaption.read(app1Payload: (Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + array)[...])
+        _ = IPTCCaption.read(app13Payload: (Array("Photoshop 3.0".utf8) + [0] + array)[...])
         guard let decoder else { return .rejected("no TurboJPEG handle") }
         do {
             let header = try decoder.readHeader(bytes: array, path: "fuzz.jpg")

@@ -8,6 +8,7 @@ public struct Settings: Equatable, Sendable {
     public var photos = Photos()
     public var grid = Grid()
     public var pager = Pager()
+    public var captions = Captions()
     public var dismiss = Dismiss()
     public var animation = Animation()
     public var kiosk = Kiosk()
@@ -85,6 +86,25 @@ public struct Settings: Equatable, Sendable {
         public var maxZoom = 4.0
         public var doubleTapZoom = 2.5
         public init() {}
+    }
+
+    /// SPEC §10: the text of the photo under it in the pager.
+    public struct Captions: Equatable, Sendable {
+        public var show = true
+        /// Add the date taken (EXIF DateTimeOriginal), formatted with `dateFormat` (strftime).
+        public var date = false
+        public var dateFormat = "%e %B %Y"
+        /// A fontconfig pattern; fallbacks for missing glyphs come from fontconfig.
+        public var font = "sans-serif"
+        /// Pixels; 0: 3% of the screen height.
+        public var size = 0
+        public var maxLines = 3
+        public init() {}
+
+        /// The text size on a screen `screenHeight` pixels high.
+        public func pixelSize(screenHeight: Double) -> Int {
+            size > 0 ? size : max(8, Int((screenHeight * 0.03).rounded()))
+        }
     }
 
     public struct Dismiss: Equatable, Sendable {

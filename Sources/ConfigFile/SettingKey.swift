@@ -284,8 +284,9 @@ func formatRange(_ range: ClosedRange<Double>) -> String {
     "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))"
 }
 
-/// A TOML basic string.
-func quoted(_ string: String) -> String {
+/// A TOML basic string, which is a JSON string too (the two agree on \", \\, \n, \t, \r and \uXXXX):
+/// the trace writes its text with it.
+public func quoted(_ string: String) -> String {
     var result = "\""
     for scalar in string.unicodeScalars {
         switch scalar {

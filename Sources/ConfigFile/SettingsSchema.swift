@@ -61,6 +61,16 @@ enum SettingsSchema {
             // Bounded by max_zoom too, checked once both are read (`ConfigLoader`).
             .number("double_tap_zoom", \.pager.doubleTapZoom, in: maxZoomRange),
         ]),
+        SettingTable(name: "captions", keys: [
+            .boolean("show", \.captions.show),
+            .boolean("date", \.captions.date),
+            .text("date_format", \.captions.dateFormat, expected: "a strftime format such as \"%e %B %Y\" (at most 100 characters)",
+                  isValid: { !$0.isEmpty && $0.count <= 100 && !$0.unicodeScalars.contains { $0.value < 0x20 } }),
+            .text("font", \.captions.font, expected: "a fontconfig pattern such as \"sans-serif\" or \"DejaVu Sans:bold\"",
+                  isValid: { !$0.isEmpty && $0.count <= 200 && !$0.unicodeScalars.contains { $0.value < 0x20 } }),
+            .integer("size", \.captions.size, in: 0...500, unit: " px"),
+            .integer("max_lines", \.captions.maxLines, in: 1...20),
+        ]),
         SettingTable(name: "dismiss", keys: [
             .number("max_drag", \.dismiss.maxDrag, in: 10...2000, unit: " px"),
             .number("min_scale", \.dismiss.minScale, in: 0.1...1),

@@ -31,7 +31,17 @@ struct JPEGLayout: Equatable {
         case badSegment(offset: Int)
     }
 
+    /// An APP1 or APP13 segment (EXIF, XMP, the Photoshop block with IPTC): where its payload is.
+    struct Segment: Equatable {
+        var marker: UInt8
+        var payload: Range<Int>
+    }
+
     var frame: Frame?
+    /// The APP1 and APP13 segments before the first scan, at most `maxMetadataSegments` of them
+    /// (offsets from the start of the bytes): where captions are read from.
+    var metadata: [Segment] = []
+    static let maxMetadataSegments = 32
     /// The EXIF Orientation value of the first EXIF block, if any (may be outside 1...8).
     var exifOrientation: Int?
     /// How many components the first scan codes; fewer than the frame's means more scans follow.
@@ -96,6 +106,9 @@ struct JPEGLayout: Equatable {
                 return
             }
             let payload = bytes[(at + 2)..<segmentEnd]
+            if marker == 0xE1 || marker == 0xED, metadata.count < Self.maxMetadataSegments {
+                metadata.append(Segment(marker: marker, payload: (at + 2 - base)..<(segmentEnd - base)))
+            }
             if marker == 0xE1, exifOrientation == nil {
                 exifOrientation = EXIF.orientationValue(app1Payload: payload)
             } else if Self.isStartOfFrame(marker), frame == nil, payload.count >= 6 {

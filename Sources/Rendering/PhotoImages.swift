@@ -1,4 +1,5 @@
 import Blitter
+import Photos
 
 /// Decoded pixels the renderer may draw, looked up without waiting: a photo not decoded yet is
 /// nil, and the renderer draws a placeholder instead (the grid never waits for a decoder).
@@ -8,4 +9,11 @@ public protocol PhotoImages: AnyObject {
     /// The photo at the size it has on screen in the pager, with its half-size levels for the
     /// transitions that shrink it (drawn from a level within 2x of the target, so it never aliases).
     func screenImage(_ index: Int) -> MipChain?
+    /// The photo's caption, once read (by the decode worker, with the photo's screen image).
+    func caption(_ index: Int) -> Caption?
+}
+
+extension PhotoImages {
+    /// No captions: pictures only.
+    public func caption(_ index: Int) -> Caption? { nil }
 }

@@ -18,22 +18,35 @@ public final class PhotoStore: PhotoImages {
     private let cellSide: Int
     /// pager.max_zoom: a full-screen image is never larger than the screen at this zoom.
     private let maxZoom: Double
+    private let captions = CaptionShelf()
 
     public init(photos: [PhotoInfo], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
                 maxMegapixels: Double, maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes,
-                maxZoom: Double = 4, thumbnailCache: ThumbnailDiskCache? = nil, logger: Logger,
-                onDecoded: @escaping @Sendable () -> Void) {
+                maxZoom: Double = 4, thumbnailCache: ThumbnailDiskCache? = nil, captionReader: CaptionReader? = nil,
+                logger: Logger, onDecoded: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.screenSize = ImageSize(width: Int(screenSize.width), height: Int(screenSize.height))
         self.cellSide = max(1, Int(cellSide.rounded(.up)))
         self.maxZoom = max(1, maxZoom)
         cache = ImageCache(megabytes: cacheMegabytes)
         self.thumbnailCache = thumbnailCache
-        queue = DecodeQueue(cache: cache, diskCache: thumbnailCache, workers: 2, maxMegapixels: maxMegapixels,
-                            maxFileMegabytes: maxFileMegabytes,
-                            logger: logger) { _, _ in
+        // A photo's caption is read on the worker that decodes its screen image: never on the
+        // frame loop, and by the time the photo shows, its caption is known.
+        let shelf = captions
+        queue = DecodeQueue(cache: cache, diskCache: thumbnailCache, workers: 2, logger: logger, makeDecoder: {
+            let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes)
+            return { key in
+                let image = try decoder.decode(path: key.path, to: key.size)
+                if key.kind == .screen, let captionReader, !shelf.knows(key.path) {
+                    let reading = captionReader.read(photoPath: key.path)
+                    if let warning = reading.warning { logger.warning("\(warning)") }
+                    shelf.store(reading.caption, for: key.path)
+                }
+                return (image.bitmap, image.warning)
+            }
+        }, completion: { _, _ in
             onDecoded()
-        }
+        })
     }
 
     /// A worker may be in the middle of a decode (a second or more for a large photo on a slow
@@ -49,6 +62,7 @@ public final class PhotoStore: PhotoImages {
         let kept = Set(newPhotos)
         for old in photos where !kept.contains(old) {
             queue.forget(path: old.path)
+            captions.forget(old.path)
         }
         photos = newPhotos
     }
@@ -82,6 +96,11 @@ public final class PhotoStore: PhotoImages {
 
     public func screenImage(_ index: Int) -> MipChain? {
         screenKey(index).flatMap(cache.mipChain(for:))
+    }
+
+    public func caption(_ index: Int) -> Caption? {
+        guard photos.indices.contains(index) else { return nil }
+        return captions.caption(for: photos[index].path)
     }
 
     // MARK: - What to decode

@@ -1,6 +1,7 @@
 import Blitter
 import Config
 import Geometry
+import Photos
 import Scene
 
 /// Draws a `SceneFrame` into a bitmap the size of the screen, in SPEC §3's order: grid (or black),
@@ -11,19 +12,25 @@ import Scene
 /// drawn with less work: nothing is drawn under the opaque photos, the grid's gaps are filled
 /// instead of the whole screen, and while something lies over the grid (a transition) the grid is
 /// drawn once into a cached layer and each frame copies it, dimmed in the same pass.
+///
+/// Captions (with a `CaptionPainter`) go over everything else, each with its page.
 public struct Renderer {
     public var grid: Settings.Grid
+    public let captions: CaptionPainter?
     private let gridLayer = GridLayerCache()
 
-    public init(grid: Settings.Grid) {
+    public init(grid: Settings.Grid, captions: CaptionPainter? = nil) {
         self.grid = grid
+        self.captions = captions
     }
 
     public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
         let screen = target.bounds
         let pages = frame.pages.map { aligned($0, images: images) }
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
-        let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) })
+        let bands = captionBands(frame, pages: pages, images: images, screen: screen)
+        let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) }
+                                                 + bands.values.map(\.rect))
         // The blitter's own weight for the background: 0 draws nothing, `opaque` covers the grid.
         let level = PixelMath.alphaWeight(frame.backgroundAlpha)
         if !frame.drawsGrid || level == PixelMath.opaque {
@@ -42,12 +49,57 @@ public struct Renderer {
             }
         }
         for page in pages {
-            drawPhoto(page.index, in: page.rect, images: images, into: &target)
+            if let band = bands[page.index] {
+                // The photo above the caption's band, then the band drawn with it.
+                let above = PixelRect(x: screen.minX, y: screen.minY, width: screen.width, height: band.rect.minY - screen.minY)
+                drawPhoto(page.index, in: page.rect, images: images, into: &target, clip: above)
+                target.copy(from: band.band.bitmap, to: (band.rect.minX, band.rect.minY))
+            } else {
+                drawPhoto(page.index, in: page.rect, images: images, into: &target)
+            }
         }
         if let moving = frame.movingPhoto {
             drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
         }
+        var placed = frame
+        placed.pages = pages
+        drawCaptions(placed, images: images, into: &target, except: Set(bands.keys))
+        captions?.finishFrame()
     }
+
+    /// The captions the frame shows (`CaptionPlacement`), over the photos; `except` the pages
+    /// drawn with theirs.
+    private func drawCaptions(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap, except: Set<Int> = []) {
+        guard let captions else { return }
+        for placement in CaptionPlacement.placements(in: frame, screen: target.size) where !except.contains(placement.index) {
+            guard let caption = images.caption(placement.index) else { continue }
+            captions.draw(caption, offsetX: placement.offsetX, alpha: placement.alpha, into: &target)
+        }
+    }
+
+    /// The pages that show their caption over the pager's black at their own size (aligned to
+    /// whole pixels): their bottom band, caption included, comes from the painter's cache, and
+    /// covers those rows of the page's slot (`rect`).
+    private func captionBands(_ frame: SceneFrame, pages: [PhotoPlacement], images: PhotoImages,
+                              screen: PixelRect) -> [Int: (band: CaptionPainter.CaptionBand, rect: PixelRect)] {
+        guard let captions, frame.mode == .pager, !frame.drawsGrid,
+              PixelMath.alphaWeight(frame.backgroundAlpha) == PixelMath.opaque else { return [:] }
+        // Only captions at full strength: a band is drawn at one alpha.
+        let shown = Set(CaptionPlacement.placements(in: frame, screen: Size(width: screen.width, height: screen.height))
+            .filter { PixelMath.alphaWeight($0.alpha) == PixelMath.opaque }.map(\.index))
+        var bands: [Int: (band: CaptionPainter.CaptionBand, rect: PixelRect)] = [:]
+        for page in pages where shown.contains(page.index) {
+            guard let caption = images.caption(page.index), let image = images.screenImage(page.index)?.image,
+                  Double(image.width) == page.rect.width, Double(image.height) == page.rect.height,
+                  page.rect.minX == page.rect.minX.rounded(), page.rect.minY == page.rect.minY.rounded() else { continue }
+            let restX = (screen.width - image.width) / 2
+            let dx = Int(page.rect.minX) - restX
+            guard let band = captions.band(for: caption, image: image, imageOrigin: (restX, Int(page.rect.minY))) else { continue }
+            bands[page.index] = (band, PixelRect(x: dx, y: band.top, width: screen.width, height: band.bitmap.height))
+        }
+        return bands
+    }
+
 
     /// The straightforward composition: every layer over the whole screen. The reference that
     /// `render` must match.
@@ -71,12 +123,15 @@ public struct Renderer {
         } else {
             target.fill(screen, color: Pixel.black)
         }
-        for page in frame.pages.map({ aligned($0, images: images) }) {
+        var placed = frame
+        placed.pages = frame.pages.map { aligned($0, images: images) }
+        for page in placed.pages {
             drawPhoto(page.index, in: page.rect, images: images, into: &target)
         }
         if let moving = frame.movingPhoto {
             drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
         }
+        drawCaptions(placed, images: images, into: &target)
     }
 
     /// The grid cells (`thumbnails` in the order of `frame.gridCells`) and the background in the
@@ -118,8 +173,9 @@ public struct Renderer {
 
     /// The photo aspect-filled into `rect` and clipped to it: for a page the rect already has the
     /// photo's aspect ratio, so this shows it whole; for a transition it is the carried frame.
-    private func drawPhoto(_ index: Int, in rect: Rect, images: PhotoImages, into target: inout Bitmap) {
-        let clip = rect.enclosingPixels.intersection(target.bounds)
+    private func drawPhoto(_ index: Int, in rect: Rect, images: PhotoImages, into target: inout Bitmap,
+                           clip limit: PixelRect? = nil) {
+        let clip = rect.enclosingPixels.intersection(limit.map { $0.intersection(target.bounds) } ?? target.bounds)
         guard !clip.isEmpty else { return }
         if let image = images.screenImage(index) {
             target.drawAspectFill(image, in: rect, clip: clip)

@@ -25,8 +25,36 @@ public final class Viewer {
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
                            maxFileMegabytes: settings.photos.maxFileMegabytes, maxZoom: settings.pager.maxZoom,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
+                           captionReader: settings.captions.show
+                               ? CaptionReader(includeDate: settings.captions.date, dateFormat: settings.captions.dateFormat,
+                                               maxFileMegabytes: settings.photos.maxFileMegabytes)
+                               : nil,
                            logger: logger, onDecoded: onDecoded)
-        renderer = Renderer(grid: settings.grid)
+        renderer = Renderer(grid: settings.grid, captions: Self.captionPainter(settings.captions, screenSize: screenSize, logger: logger))
+    }
+
+    /// The caption painter, when captions are shown and a font can be found; a missing font is said
+    /// once, and the photos show without captions.
+    private static func captionPainter(_ captions: Settings.Captions, screenSize: Size, logger: Logger) -> CaptionPainter? {
+        guard captions.show else { return nil }
+        do {
+            let painter = try CaptionPainter(settings: captions, screenSize: screenSize)
+            painter.onFailure = { logger.warning("\($0)") }
+            if let missing = painter.missingFamily {
+                logger.warning("captions.font: no font of the family \"\(missing)\" is installed (fc-list shows those that are); captions use \(painter.primaryFamily)")
+            }
+            logger.info("Captions in \(painter.primaryFamily) at \(painter.pixelSize) px (captions.font \"\(captions.font)\")")
+            return painter
+        } catch {
+            logger.error("Captions are off: no font for captions.font \"\(captions.font)\": \(error)")
+            return nil
+        }
+    }
+
+    /// The caption the frame shows with the current photo (SPEC §6's trace), nil when none.
+    public func shownCaption(in frame: SceneFrame) -> Caption? {
+        guard renderer.captions != nil, let placement = CaptionPlacement.current(in: frame, screen: screenSize) else { return nil }
+        return store.caption(placement.index)
     }
 
     /// The folder changed: the same photos keep their place on screen where they still exist; an

@@ -111,7 +111,9 @@ public enum Simulator {
             } else {
                 frame = viewer.frame(at: t)
             }
-            try trace?.write(frame, photos: viewer.store.photos.count, screenOn: session.isScreenOn)
+            let screenOn = session.isScreenOn
+            try trace?.write(frame, photos: viewer.store.photos.count, screenOn: screenOn,
+                             caption: screenOn ? viewer.shownCaption(in: frame)?.text : nil)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
                 outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas,

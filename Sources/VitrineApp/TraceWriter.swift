@@ -1,3 +1,4 @@
+import ConfigFile
 import Foundation
 import Geometry
 import Linux
@@ -15,9 +16,10 @@ public final class TraceWriter {
     }
 
     /// `photos`: how many the library shows now; `screenOn`: false while the opening hours or
-    /// blanking have the display off.
-    public func write(_ frame: SceneFrame, photos: Int, screenOn: Bool) throws {
-        buffer.append(contentsOf: Array(Self.line(for: frame, photos: photos, screenOn: screenOn).utf8))
+    /// blanking have the display off; `caption`: the text shown with the current photo (SPEC §10),
+    /// nil when none is.
+    public func write(_ frame: SceneFrame, photos: Int, screenOn: Bool, caption: String? = nil) throws {
+        buffer.append(contentsOf: Array(Self.line(for: frame, photos: photos, screenOn: screenOn, caption: caption).utf8))
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count > 1 << 16 { try flush() }
     }
@@ -50,7 +52,7 @@ public final class TraceWriter {
     }
 
     /// One trace line. Field order and names follow SPEC §6; extra fields come after them.
-    public static func line(for frame: SceneFrame, photos: Int, screenOn: Bool) -> String {
+    public static func line(for frame: SceneFrame, photos: Int, screenOn: Bool, caption: String? = nil) -> String {
         var s = "{\"t\": \(number(frame.time, 4)), \"mode\": \"\(frame.mode.rawValue)\", "
         s += "\"index\": \(frame.currentIndex.map(String.init) ?? "null"), "
         if let r = frame.photoRect {
@@ -61,7 +63,8 @@ public final class TraceWriter {
         }
         s += "\"background_alpha\": \(number(frame.backgroundAlpha, 4)), \"scroll\": \(number(frame.gridScroll, 2)), "
         s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null"), "
-        s += "\"photos\": \(photos), \"screen_on\": \(screenOn)"
+        s += "\"photos\": \(photos), \"screen_on\": \(screenOn), "
+        s += "\"caption\": \(caption.map(quoted) ?? "null")"
         return s + "}"
     }
 

@@ -9,6 +9,8 @@ final class BenchPhotos: PhotoImages {
     let sizes: [Size]
     private let thumbnails: [Bitmap]
     private let screenImages: [MipChain]
+    /// Captions by photo index (the caption rows set them).
+    var captions: [Int: Caption] = [:]
 
     init(paths: [String], count: Int, screen: ImageSize, cellSide: Int, decoder: JPEGDecoder) throws {
         var thumbnails: [Bitmap] = [], screenImages: [MipChain] = [], sizes: [Size] = []
@@ -25,4 +27,5 @@ final class BenchPhotos: PhotoImages {
 
     func thumbnail(_ index: Int) -> Bitmap? { thumbnails.indices.contains(index) ? thumbnails[index] : nil }
     func screenImage(_ index: Int) -> MipChain? { screenImages.indices.contains(index) ? screenImages[index] : nil }
+    func caption(_ index: Int) -> Caption? { captions[index] }
 }

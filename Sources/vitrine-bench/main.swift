@@ -322,6 +322,20 @@ frameCase("frame: dismiss drag, p = 0.5", dismissFrame, goal: frameGoal, pixmanC
 frameCase("frame: pager swipe, two pages", swipeFrame, goal: frameGoal, pixmanCopiesGrid: false)
 frameCase("frame: grid scrolled 0.37 row", scrollFrame, goal: nil, pixmanCopiesGrid: false)
 
+// MARK: - Captions
+
+var captionLines: [String] = []
+if selected("caption") {
+    let result = CaptionBenchmark.run(photos: photos, settings: settings, index: openedIndex, width: width, height: height,
+                                      moving: [("pager swipe", swipeFrame), ("dismiss drag", dismissFrame)], budget: budget)
+    for row in result.rows {
+        rows.append(row)
+        printRow(row)
+    }
+    captionLines = result.summary
+    for line in captionLines { print(line) }
+}
+
 // MARK: - JPEG decode
 
 let header = try decoder.readHeader(bytes: bigPhotoBytes, path: bigPhotoPath)
@@ -340,7 +354,8 @@ for denominator in [1, 2, 4, 8] where selected("JPEG") {
 print("")
 for line in frameDescriptions { print(line) }
 if let path = option("--markdown") {
-    let markdown = BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header, frames: frameDescriptions).markdown
+    let markdown = BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header,
+                               frames: frameDescriptions + captionLines).markdown
     try AtomicFile.write(Array(markdown.utf8), to: path)
     print("\nWrote \(path)")
 }

@@ -33,6 +33,20 @@ WIDTH, HEIGHT = 1280, 800
 BLACK = (0, 0, 0)
 PLACEHOLDER = (0x20, 0x20, 0x20)
 
+# The caption fonts a kiosk has (the package depends on fonts-dejavu-core): fontconfig's
+# configuration, reduced to the folder and a writable cache, and DejaVu Sans.
+CAPTION_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+FONTS_CONF = b"""<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig><dir>/usr/share/fonts</dir><cachedir>/tmp/fontconfig</cachedir></fontconfig>
+"""
+
+
+def caption_fonts() -> dict[str, str | Path | bytes]:
+    """Guest files for the captions' fonts."""
+    return {"/etc/fonts/fonts.conf": FONTS_CONF, str(CAPTION_FONT): CAPTION_FONT}
+
+
 _built: dict[str, Path] = {}
 _scratch: dict[str, tempfile.TemporaryDirectory] = {}
 
@@ -251,6 +265,7 @@ class KioskTestCase(unittest.TestCase):
         files: dict[str, str | Path | bytes] = {f"/photos/{name}": SAMPLES / name for name in PHOTOS}
         files["/spare/" + EXTRA_PHOTO] = SAMPLES / EXTRA_PHOTO
         files["/etc/vitrine.toml"] = cls.base_config.encode()
+        files.update(caption_fonts())
         files.update(cls.extra_files)
         initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
                                        binaries={"/bin/vitrine": binary, **tools}, files=files,

@@ -430,6 +430,7 @@ def boot_guest(scratch: Path) -> vm.VM:
     kernel = vm.prepare_kernel()
     files: dict[str, str | Path | bytes] = {f"/photos/{name}": kiosk.SAMPLES / name for name in kiosk.PHOTOS}
     files.update(guest_files())
+    files.update(kiosk.caption_fonts())
     files["/etc/vitrine.toml"] = kiosk.config().encode()
     initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
                                    binaries={"/bin/vitrine": binary, **tools}, files=files)
