@@ -2,7 +2,7 @@
 installs it into a debootstrap'd Debian 12 (dependencies from Debian, no Swift), and that root boots
 in qemu with systemd as PID 1, a virtio-gpu display and a uinput touchscreen. The unit is the one
 the package ships, untouched; the sample photos are copied to /srv/vitrine/photos as an integrator
-would. Two boots:
+would. Three boots:
 
 - the package enabled the unit, so it starts at boot: it runs as user vitrine (not root, no
   capabilities) and the grid is on screen; `systemd-analyze security` in the guest is at most 2.5;
@@ -14,6 +14,11 @@ would. Two boots:
   leaves no process, no unit, no program, no config;
 - virtio_gpu blacklisted: the unit starts with no display, waits ("activating", its status says
   so), and once `modprobe virtio_gpu` has run some seconds later it is active with the grid shown.
+- `[remote] listen = "127.0.0.1:9180"`: under the unit as shipped the server cannot bind (no
+  AF_INET; the journal says so) and the kiosk stays active; with the package's example drop-in
+  `remote-access.conf` installed, /status answers on the host's loopback (bash's /dev/tcp), a
+  /control "next" with the token opens the first photo on screen, the server's threads run at
+  nice 10, and `systemd-analyze security` is still at most 2.5 (1.5 measured).
 
     python3 -m unittest discover -s Tests/EndToEnd -p 'test_package_systemd.py' -v
 
@@ -330,6 +335,53 @@ class PackageSystemdTest(unittest.TestCase):
             self.assertNotEqual(machine.run(f"test -e {path}").code, 0, f"{path} left after purge")
         self.assertEqual(machine.run("ls /srv/vitrine/photos | wc -l").output.strip(), str(COUNT),
                          "the photos are the administrator's: purge keeps them")
+
+    def test_the_remote_access_drop_in_opens_the_server_and_nothing_else(self) -> None:
+        """[remote] listen under the shipped unit: refused (no AF_INET) and the kiosk runs on; with
+        the package's example drop-in installed the server answers on the host's loopback, its
+        threads run at nice 10, and the unit's exposure figure stays within the limit."""
+        # The package's own copy of the example (the guest's root leaves /usr/share/doc out).
+        example = subprocess.run(f"dpkg-deb --fsys-tarfile {self.deb} | tar -xO ./usr/share/doc/vitrine/examples/remote-access.conf",
+                                 shell=True, capture_output=True, check=True).stdout
+        self.assertIn(b"PrivateNetwork=no", example)
+        machine = self.boot(files={"/root/remote-access.conf": example})
+        machine.wait_until_booted()
+        self.wait_for_screen(lambda image: grid_problems(image, FOUR, COUNT), what="the grid after boot")
+        machine.check("printf 'guest-token\\n' > /etc/vitrine/remote.token && chown root:vitrine /etc/vitrine/remote.token "
+                      "&& chmod 0640 /etc/vitrine/remote.token")
+        # The shipped config has the [remote] table, off: listen = "".
+        machine.check("sed -i 's/^listen = \"\"$/listen = \"127.0.0.1:9180\"/' /etc/vitrine/vitrine.toml "
+                      "&& grep -q '^listen = \"127.0.0.1:9180\"$' /etc/vitrine/vitrine.toml")
+        machine.check(f"systemctl restart {UNIT}")
+        journal = self.wait_for_journal("remote: cannot serve on 127.0.0.1:9180")
+        self.assertIn("the kiosk goes on without remote access", journal)
+        self.assertEqual(machine.service(UNIT)["ActiveState"], "active")
+
+        def http(request: str) -> str:
+            # bash's /dev/tcp: the Debian root has no HTTP client.
+            return machine.run("timeout 10 bash -c 'exec 3<>/dev/tcp/127.0.0.1/9180; "
+                               f"printf \"{request}\" >&3; cat <&3'").output
+
+        machine.check("install -D -m 0644 /root/remote-access.conf "
+                      f"/etc/systemd/system/{UNIT}.d/remote-access.conf && systemctl daemon-reload")
+        machine.check(f"systemctl restart {UNIT}")
+        self.wait_for_journal("remote: listening on 127.0.0.1:9180")
+        status = http("GET /status HTTP/1.0\\r\\n\\r\\n")
+        self.assertIn("HTTP/1.1 200", status)
+        self.assertIn('"state":"showing"', status)
+        control = http("POST /control HTTP/1.0\\r\\nAuthorization: Bearer guest-token\\r\\nContent-Length: 17\\r\\n"
+                       "\\r\\n{\\\"action\\\":\\\"next\\\"}")
+        self.assertIn("HTTP/1.1 202", control)
+        self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["01-lakeside.jpg"]),
+                             what="the first photo opened by /control")
+        # The server's threads lowered their priority (setpriority, which the drop-in allows back).
+        pid = machine.service(UNIT)["MainPID"]
+        nice = machine.check(f"for t in /proc/{pid}/task/*; do cut -d' ' -f19 $t/stat; done").split()
+        self.assertIn("10", nice, nice)
+        self.assertIn("0", nice, nice)
+        figure = security_figure(machine.run(f"systemd-analyze security {UNIT} --no-pager").output)
+        print(f"\n[security] with the remote-access drop-in: {figure}", flush=True)
+        self.assertLessEqual(figure, SECURITY_LIMIT)
 
     def test_the_unit_started_before_the_display_driver_waits_for_it(self) -> None:
         machine = self.boot(append="modprobe.blacklist=virtio_gpu")
