@@ -13,9 +13,9 @@ import Scene
 /// `vitrine run`: the epoll wiring around the kiosk's session. One loop over the signals, the DRM
 /// card, the touch devices, the decoder's eventfd, inotify, uevents and three timers (frames,
 /// housekeeping, and the opening hours' next change on the wall clock, which also reports the clock
-/// being set). The decisions (when to draw, idle return, slideshow, blanking, opening hours) are
-/// the session's pure rules; the display's
-/// comings and goings are `DisplayConnection`'s. With no display yet it waits for one (SPEC §7).
+/// being set), and the remote server's eventfd when it runs. The decisions (when to draw, idle
+/// return, slideshow, blanking, opening hours) are the session's pure rules; the display's comings
+/// and goings are `DisplayConnection`'s. With no display yet it waits for one (SPEC §7).
 final class KioskRunner {
     private let content: KioskContent
     private let logger: Logger
