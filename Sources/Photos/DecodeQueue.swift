@@ -230,8 +230,10 @@ extension DecodeQueue {
                         reservation = granted
                         if !warnedGrowth {
                             warnedGrowth = true
-                            warning = "cache.megabytes cannot hold the photo on screen (\(key.size) needs "
-                                + "\(megabytes(bytes)) while it decodes): the cache grows to \(megabytes(limit))"
+                            let source = key.sourceBytes > 0
+                                ? ", \(megabytes(key.sourceBytes)) of it the file and the decoder's whole-image buffer" : ""
+                            warning = "cache.megabytes cannot hold the photo on screen (\(LogLine.escaped(key.path)) at "
+                                + "\(key.size) needs \(megabytes(bytes)) while it decodes\(source)): the cache grows to \(megabytes(limit))"
                         }
                     }
                     pending.remove(at: index)
