@@ -214,6 +214,13 @@ class TurnedScreen:
         return panel_width - 1 - y, x
 
 
+def touch_device(machine: vm.VM, timeout: float = 10) -> str:
+    """Waits until the background "touch" (guest/touch-inject.c) has created its uinput device;
+    returns the device's node."""
+    log = machine.wait_for_log("touch", "touch-inject: device /dev/input/", timeout=timeout)
+    return log.split("touch-inject: device ", 1)[1].split()[0]
+
+
 def wait_for_screen(test: unittest.TestCase, machine: vm.VM, problems, timeout: float, what: str,
                     vitrine_log) -> vm.Image:
     """Screendumps until `problems(image)` is empty; fails `test` with the last problems, the
@@ -286,8 +293,7 @@ class KioskTestCase(unittest.TestCase):
         """Starts a background program that is killed after the test, if still running, before the
         next test starts one under the same name."""
         self.machine.spawn(name, command)
-        self.addCleanup(self.machine.run, f"kill -KILL $(cat /tmp/bg/{name}.pid) 2>/dev/null; "
-                                          f"vm-wait 5 test -e /tmp/bg/{name}.rc")
+        self.addCleanup(self.machine.kill, name)
 
     def start_vitrine(self, name: str = "vitrine", config_path: str = "/etc/vitrine.toml",
                       environment: str = "") -> str:
@@ -302,8 +308,7 @@ class KioskTestCase(unittest.TestCase):
         machine.check("rm -f /tmp/touch.fifo && mkfifo /tmp/touch.fifo")
         opened_before = self.opened_count(vitrine)
         self.spawn("touch", f"/bin/touch-inject /tmp/touch.fifo {WIDTH} {HEIGHT}")
-        log = machine.wait_for_log("touch", "touch-inject: device /dev/input/", timeout=10)
-        node = log.split("touch-inject: device ", 1)[1].split()[0]
+        node = touch_device(machine)
         # The node's number may be one vitrine had open before: count, don't just look.
         deadline = time.monotonic() + 10
         while self.opened_count(vitrine) <= opened_before:

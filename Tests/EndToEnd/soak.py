@@ -160,7 +160,7 @@ class Soak:
 
     def kill_all(self) -> None:
         for name in ("touch", "vitrine", "notify"):
-            self.machine.run(f"kill -KILL $(cat /tmp/bg/{name}.pid) 2>/dev/null; vm-wait 5 test -e /tmp/bg/{name}.rc")
+            self.machine.kill(name)
         self.machine.run(f"echo detect > {CONNECTOR}/status; echo change > /sys/class/drm/card0/uevent")
 
     def start(self) -> None:
@@ -175,8 +175,7 @@ class Soak:
         self.pid = self.run_guest("cat /tmp/bg/vitrine.pid").strip()
         self.run_guest("rm -f /tmp/touch.fifo && mkfifo /tmp/touch.fifo")
         machine.spawn("touch", f"/bin/touch-inject /tmp/touch.fifo {WIDTH} {HEIGHT}")
-        log = machine.wait_for_log("touch", "touch-inject: device /dev/input/", timeout=10)
-        node = log.split("touch-inject: device ", 1)[1].split()[0]
+        node = kiosk.touch_device(machine)
         machine.wait_for_log("vitrine", f"touch: {node} ", timeout=10)
 
     def touch(self, *commands: str) -> None:

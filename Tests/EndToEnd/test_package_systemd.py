@@ -268,8 +268,7 @@ class PackageSystemdTest(unittest.TestCase):
         # A tap on the uinput touchscreen opens the first photo.
         machine.check("rm -f /tmp/touch.fifo && mkfifo /tmp/touch.fifo")
         machine.spawn("touch", f"touch-inject /tmp/touch.fifo {kiosk.WIDTH} {kiosk.HEIGHT}")
-        node = machine.wait_for_log("touch", "touch-inject: device /dev/input/", timeout=15) \
-            .split("touch-inject: device ", 1)[1].split()[0]
+        node = kiosk.touch_device(machine, timeout=15)
         self.wait_for_journal(f"touch: {node} ")
         machine.check("echo 'tap %d %d' > /tmp/touch.fifo" % THREE.centre(0))
         machine.wait_for_log("touch", "ok 1 tap", timeout=10)

@@ -742,6 +742,11 @@ class VM:
     def signal(self, name: str, signal: str = "TERM") -> None:
         self.check(f"kill -{signal} $(cat /tmp/bg/{name}.pid)")
 
+    def kill(self, name: str) -> None:
+        """SIGKILLs the background program, if still running, and waits up to 5 s for its exit
+        code, so that the name can be used again."""
+        self.run(f"kill -KILL $(cat /tmp/bg/{name}.pid) 2>/dev/null; vm-wait 5 test -e /tmp/bg/{name}.rc")
+
     def wait_exit(self, name: str, timeout: float = 10) -> tuple[int, str]:
         """Waits for the background program to exit; returns its exit code (128 + N when
         killed by signal N) and its output."""
