@@ -100,7 +100,6 @@ public struct Renderer {
         return bands
     }
 
-
     /// The straightforward composition: every layer over the whole screen. The reference that
     /// `render` must match.
     func renderDirectly(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
@@ -199,7 +198,6 @@ public struct Renderer {
         return rect.enclosingPixels.intersection(screen)
     }
 
-    /// The pixels whose centres lie inside `rect`: those a scaled draw into it writes.
     /// A grid cell moves in whole pixels (as UIKit rounds a scroll offset to the screen's pixels):
     /// its thumbnail, made at the cell's size, is then copied row by row rather than resampled
     /// at a fraction of a pixel on every frame of a scroll.
@@ -208,6 +206,7 @@ public struct Renderer {
         return Rect(x: rect.minX.rounded(), y: rect.minY.rounded(), width: rect.width, height: rect.height)
     }
 
+    /// The pixels whose centres lie inside `rect`: those a scaled draw into it writes.
     static func centredPixels(_ rect: Rect) -> PixelRect {
         let x0 = Int((rect.minX - 0.5).rounded(.up)), x1 = Int((rect.maxX - 0.5).rounded(.up))
         let y0 = Int((rect.minY - 0.5).rounded(.up)), y1 = Int((rect.maxY - 0.5).rounded(.up))

@@ -129,10 +129,12 @@ public final class Typesetter {
         if isSpace(scalar) || scalar == 0x2D { return true }
         guard let next else { return false }
         if isSpace(next) { return false }
-        let noLineStart: Set<UInt32> = [0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F, 0x300D, 0x300F, 0xFF09, 0x30FC]
         if noLineStart.contains(next) { return false }
         return isIdeographic(scalar) || isIdeographic(next)
     }
+
+    /// Punctuation that must not start a line (made once, not for every character).
+    private static let noLineStart: Set<UInt32> = [0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F, 0x300D, 0x300F, 0xFF09, 0x30FC]
 
     static func isIdeographic(_ scalar: UInt32) -> Bool {
         switch scalar {
