@@ -2,11 +2,7 @@ import Glibc
 
 /// CLOCK_REALTIME in seconds since the epoch: what the opening hours are read against.
 public enum WallClock {
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { secondsNow(on: CLOCK_REALTIME) }
 }
 
 /// The system's time zone through the C library: TZ if set, else /etc/localtime (tzset), with its

@@ -18,7 +18,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public init?(_ text: Substring) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              parts.allSatisfy(isASCIIDigits),
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
         self.init(year: y, month: m, day: d)
     }
@@ -53,10 +53,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var previous: CivilDate { CivilDate(dayNumber: dayNumber - 1) }
 
-    public var description: String {
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
+    public var description: String { "\(year)-\(twoDigits(month))-\(twoDigits(day))" }
 
     public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
 
@@ -84,3 +81,9 @@ public enum Weekday: Int, CaseIterable, Sendable {
         self = day
     }
 }
+
+/// `n` (0...99) with a leading zero below 10: "09", as dates and clock times are written.
+func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+/// Whether `text` is made of ASCII digits only (`Int(_:)` also takes a sign).
+func isASCIIDigits(_ text: Substring) -> Bool { text.allSatisfy { $0.isASCII && $0.isNumber } }

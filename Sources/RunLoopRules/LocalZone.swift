@@ -59,7 +59,7 @@ public struct LocalTime: Equatable, Sendable {
         let parts = text.split(separator: "T", omittingEmptySubsequences: false)
         guard parts.count == 2, let date = CivilDate(parts[0]) else { return nil }
         let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 3, fields.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+        guard fields.count == 3, fields.allSatisfy({ $0.count == 2 && isASCIIDigits($0) }),
               let h = Int(fields[0]), let m = Int(fields[1]), let s = Int(fields[2]),
               h < 24, m < 60, s < 60 else { return nil }
         self.init(date: date, secondOfDay: h * 3600 + m * 60 + s)
@@ -68,6 +68,6 @@ public struct LocalTime: Equatable, Sendable {
     /// "HH:MM".
     public var clockText: String {
         let h = secondOfDay / 3600, m = secondOfDay / 60 % 60
-        return (h < 10 ? "0\(h)" : "\(h)") + ":" + (m < 10 ? "0\(m)" : "\(m)")
+        return twoDigits(h) + ":" + twoDigits(m)
     }
 }

@@ -213,7 +213,7 @@ public struct OpeningHours: Equatable, Sendable {
     static func minutes(_ text: Substring) -> Int? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 2, fields[0].count == 2, fields[1].count == 2,
-              fields.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              fields.allSatisfy(isASCIIDigits),
               let h = Int(fields[0]), let m = Int(fields[1]), m < 60, h < 24 || (h == 24 && m == 0) else { return nil }
         return h * 60 + m
     }

@@ -118,8 +118,7 @@ public final class GridView: TransitionEnd {
     /// Back to the first row without animation (the kiosk's idle return), unless a finger holds it.
     func scrollToTop() {
         if case .dragging = motion { return }
-        motion = .resting
-        offset = 0
+        jumpToTop()
     }
 
     /// Back to the first row at once, even under a finger (closing time: that touch counts no more).
