@@ -11,7 +11,8 @@ public struct RemoteSnapshot: Sendable {
         case closed
     }
 
-    public struct Display: Equatable, Sendable {
+    /// Encoded as is in `/status` (StatusJSON).
+    public struct Display: Equatable, Sendable, Encodable {
         public var connector: String
         /// "1920x1080@60".
         public var mode: String

@@ -8,12 +8,6 @@ public enum StatusJSON {
             var file: String?
         }
 
-        struct Display: Encodable {
-            var connector: String
-            var mode: String
-            var connected: Bool
-        }
-
         var version: String
         var state: String
         var state_detail: String?
@@ -22,7 +16,7 @@ public enum StatusJSON {
         var current_photo: Photo?
         var photo_count: Int
         var screen_on: Bool
-        var display: Display?
+        var display: RemoteSnapshot.Display?
         var input_devices: [String]
         var uptime_seconds: Double
 
@@ -54,7 +48,7 @@ public enum StatusJSON {
             waiting_for_display: snapshot.state == .waitingForDisplay, mode: snapshot.mode,
             current_photo: snapshot.currentIndex.map { Status.Photo(index: $0, file: snapshot.currentFile) },
             photo_count: snapshot.photoCount, screen_on: snapshot.screenOn,
-            display: snapshot.display.map { Status.Display(connector: $0.connector, mode: $0.mode, connected: $0.connected) },
+            display: snapshot.display,
             input_devices: snapshot.inputDevices, uptime_seconds: (snapshot.uptime * 1000).rounded() / 1000)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -3,6 +3,7 @@ import Config
 import Foundation
 import Geometry
 import Glibc
+import Linux
 import Logging
 import Photos
 import Remote
@@ -55,7 +56,7 @@ enum RemoteBenchmark {
         while server.port == nil, Date() < deadline { usleep(10_000) }
         guard let port = server.port else { throw BenchError("the server did not start") }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-bench-wrk-\(getpid()).lua")
-        try wrkScript.write(to: script, atomically: true, encoding: .utf8)
+        try AtomicFile.write(Array(wrkScript.utf8), to: script.path)
         defer { try? FileManager.default.removeItem(at: script) }
         let url = "http://127.0.0.1:\(port)/"
 
