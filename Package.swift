@@ -57,11 +57,13 @@ let package = Package(
 
         // Pure logic: no I/O.
         .target(name: "Geometry"),
+        // How text read from outside is quoted in a message: a bounded excerpt (SPEC §6).
+        .target(name: "Quoting"),
         // Optimised in debug builds too: its SIMD loops unoptimised are a hundred times slower, and
         // the tests run the real `vitrine simulate`, which draws every frame.
         .target(name: "Blitter", dependencies: ["Geometry", "CLinux"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Animation"),
-        .target(name: "Touch", dependencies: ["Geometry"]),
+        .target(name: "Touch", dependencies: ["Geometry", "Quoting"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
         // The settings as plain values; their TOML file is read by ConfigFile.
         .target(name: "Config", dependencies: ["RunLoopRules"]),
@@ -80,7 +82,7 @@ let package = Package(
         ]),
         // Captions drawn as text: fonts, shaping, bidi, line breaking and a glyph cache.
         .target(name: "Text", dependencies: ["Blitter", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
-        .target(name: "Linux", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "Linux", dependencies: ["CLinux", "Quoting", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Evdev", dependencies: [
             "CLinux", "Linux", "Touch", .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -155,6 +157,7 @@ let package = Package(
         ], path: "Tests/TestSupport"),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "QuotingTests", dependencies: ["Quoting"]),
         .testTarget(name: "BlitterTests", dependencies: [
             "Blitter", "Geometry", "PNG", "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),

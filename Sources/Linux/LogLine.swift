@@ -1,4 +1,5 @@
 import Glibc
+import Quoting
 
 /// How a log line reaches its descriptor and what a file name looks like in it (SPEC §4): writing
 /// may fail (a full disk, a closed stderr, a full non-blocking pipe), and a line that cannot be
@@ -24,10 +25,16 @@ public enum LogLine {
     }
 
     /// `text` with every control character (C0, DEL, C1) written as \xNN, and
-    /// every byte that is not valid UTF-8 too (a file name kept as `FileName` carries them): the
-    /// one escaping for whatever comes from a file name or a file and goes into a log line. Text
-    /// escaped once is left as it is by a second escape.
+    /// every byte that is not valid UTF-8 too (a file name kept as `FileName` carries them), and cut
+    /// to a bounded `Excerpt`: the one escaping for whatever comes from a file name or a file and goes
+    /// into a log line. Text escaped once is left as it is by a second escape.
     public static func escaped(_ text: String) -> String {
+        Excerpt(escapedWhole(text)).description
+    }
+
+    /// `escaped` without the bound: for a whole log line, whose parts from outside are already
+    /// escaped excerpts.
+    public static func escapedWhole(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -1,3 +1,5 @@
+import Quoting
+
 /// A recording in evemu-record's text format: a device description (`N:` name, `I:` id,
 /// `P:` property bytes, `B:` event bitmasks, `A:` axes) and `E:` events. `#` starts a comment,
 /// at the start of a line or after an `E:` line's fields. Unknown line kinds are skipped so newer
@@ -90,7 +92,7 @@ private struct Parser {
                 default: continue  // a kind this parser doesn't know, e.g. from a newer evemu
                 }
             } catch let reason as Reason {
-                throw EvemuParseError(part: part, line: number, reason: "\(reason.text) in '\(line)'")
+                throw EvemuParseError(part: part, line: number, reason: "\(reason.text) in '\(Excerpt(line))'")
             }
         }
     }
@@ -160,13 +162,13 @@ private struct Parser {
 
     private static func hex<T: FixedWidthInteger>(_ field: Substring, max: T, what: String) throws -> T {
         guard let value = UInt64(field, radix: 16), value <= UInt64(max) else {
-            throw Reason("\(what) '\(field)' is not a hex number up to \(String(UInt64(max), radix: 16))")
+            throw Reason("\(what) '\(Excerpt(field))' is not a hex number up to \(String(UInt64(max), radix: 16))")
         }
         return T(value)
     }
 
     private static func decimal(_ field: Substring, what: String) throws -> Int32 {
-        guard let value = Int32(field) else { throw Reason("\(what) '\(field)' is not a 32-bit decimal number") }
+        guard let value = Int32(field) else { throw Reason("\(what) '\(Excerpt(field))' is not a 32-bit decimal number") }
         return value
     }
 
@@ -175,7 +177,7 @@ private struct Parser {
         let parts = field.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let seconds = UInt64(parts[0]), !parts[1].isEmpty,
               parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let fraction = Double("0." + parts[1])
-        else { throw Reason("timestamp '\(field)' is not <seconds>.<microseconds>") }
+        else { throw Reason("timestamp '\(Excerpt(field))' is not <seconds>.<microseconds>") }
         return Double(seconds) + fraction
     }
 

@@ -4,7 +4,7 @@ import Logging
 
 /// One line per event on stderr: "vitrine[<level>]: message key=value". systemd's journal adds the
 /// time and the unit, so the line carries neither; no colour, whatever the terminal. The message and
-/// the metadata are escaped (`LogLine.escaped`), so nothing in them (a file name) can start a line
+/// the metadata are escaped (`LogLine.escaped`, the metadata cut to excerpts), so nothing in them (a file name) can start a line
 /// of its own or send escape codes; the line goes out with write(2) and is dropped when it cannot
 /// be written (a full disk, a closed stderr, a full non-blocking pipe), never a crash or a wait.
 public struct StderrLogHandler: LogHandler {
@@ -23,7 +23,7 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = "\(label)[\(event.level)]: \(LogLine.escaped("\(event.message)"))"
+        var line = "\(label)[\(event.level)]: \(LogLine.escapedWhole("\(event.message)"))"
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             line += " \(LogLine.escaped(key))=\(LogLine.escaped("\(value)"))"
