@@ -132,7 +132,7 @@ public enum ConfigLoader {
     /// one message per mistake.
     static func crossCheck(_ loaded: LoadedSettings, mainFile: String,
                            problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
-        let pager = loaded.settings.pager
+        let pager = loaded.settings.scene.pager
         let keys: Set = ["pager.double_tap_zoom", "pager.max_zoom"]
         guard pager.doubleTapZoom > pager.maxZoom, !problems.contains(where: { $0.key.map(keys.contains) ?? false }),
               let origin = loaded.origins["pager.double_tap_zoom"] ?? loaded.origins["pager.max_zoom"] else { return [] }
