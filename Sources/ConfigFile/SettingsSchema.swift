@@ -22,16 +22,16 @@ enum SettingsSchema {
 
     static let tables: [SettingTable] = [
         SettingTable(name: "display", keys: [
-            .autoText("card", \.display.card, expected: "a device path such as \"/dev/dri/card0\"",
+            .autoText("card", \.display.card, expected: "a device path such as \"/dev/dri/card0\"", example: "/dev/dri/card1",
                       isValid: isAbsolutePath),
-            .autoText("connector", \.display.connector, expected: "a connector name such as \"HDMI-A-1\"",
+            .autoText("connector", \.display.connector, expected: "a connector name such as \"HDMI-A-1\"", example: "HDMI-A-1",
                       isValid: { !$0.isEmpty }),
-            .autoParsed("mode", \.display.mode, expected: "a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"",
+            .autoParsed("mode", \.display.mode, expected: "a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"", example: "1920x1080@60",
                         parse: ModeRequest.init, format: \.description),
             .rotation("rotation", \.display.rotation),
         ]),
         SettingTable(name: "input", keys: [
-            .autoText("device", \.input.device, expected: "a device path such as \"/dev/input/event3\"",
+            .autoText("device", \.input.device, expected: "a device path such as \"/dev/input/event3\"", example: "/dev/input/event3",
                       isValid: isAbsolutePath),
             .rotation("rotation", \.input.rotation),
             .boolean("swap_xy", \.input.swapXY),
@@ -43,7 +43,7 @@ enum SettingsSchema {
             .number("tap_timeout", \.scene.gestures.tapTimeout, in: 0.05...2, unit: " s"),
         ]),
         SettingTable(name: "photos", keys: [
-            .text("directory", \.photos.directory, expected: "a directory path", isValid: { !$0.isEmpty }),
+            .text("directory", \.photos.directory, expected: "a directory path", example: "/tmp/photos", isValid: { !$0.isEmpty }),
             .choice("sort", \.photos.sort),
             .number("max_megapixels", \.photos.maxMegapixels, in: 1...1000, unit: " MP"),
             .integer("max_file_megabytes", \.photos.maxFileMegabytes, in: 1...4096, unit: " MB"),
@@ -66,9 +66,9 @@ enum SettingsSchema {
         SettingTable(name: "captions", keys: [
             .boolean("show", \.captions.show),
             .boolean("date", \.captions.date),
-            .text("date_format", \.captions.dateFormat, expected: "a strftime format such as \"%e %B %Y\" (at most 100 characters)",
+            .text("date_format", \.captions.dateFormat, expected: "a strftime format such as \"%e %B %Y\" (at most 100 characters)", example: "%Y-%m-%d",
                   isValid: { !$0.isEmpty && $0.count <= 100 && !$0.unicodeScalars.contains { $0.value < 0x20 } }),
-            .text("font", \.captions.font, expected: "a fontconfig pattern such as \"sans-serif\" or \"DejaVu Sans:bold\"",
+            .text("font", \.captions.font, expected: "a fontconfig pattern such as \"sans-serif\" or \"DejaVu Sans:bold\"", example: "DejaVu Sans:bold",
                   isValid: { !$0.isEmpty && $0.count <= 200 && !$0.unicodeScalars.contains { $0.value < 0x20 } }),
             .integer("size", \.captions.size, in: 0...500, unit: " px"),
             .integer("max_lines", \.captions.maxLines, in: 1...20),
@@ -101,28 +101,28 @@ enum SettingsSchema {
             .number("blank_after", \.kiosk.blankAfter, in: 0...86400, unit: " s"),
         ]),
         SettingTable(name: "schedule", keys: [
-            .list("hours", \.kiosk.openingHours.weekly, expected: "days and hours such as \"mon-fri 09:00-18:00\"",
+            .list("hours", \.kiosk.openingHours.weekly, expected: "days and hours such as \"mon-fri 09:00-18:00\"", example: "mon-fri 09:00-18:00",
                   parse: OpeningHours.WeeklyRule.parse, format: \.text),
-            .list("closed", \.kiosk.openingHours.closed, expected: "a date such as \"2026-12-25\"", parse: { text in
+            .list("closed", \.kiosk.openingHours.closed, expected: "a date such as \"2026-12-25\"", example: "2026-12-25", parse: { text in
                 CivilDate(Substring(text)).map { .success($0) }
                     ?? .failure(OpeningHours.ParseFailure("not a date YYYY-MM-DD"))
             }, format: \.description),
-            .list("special", \.kiosk.openingHours.special, expected: "a date and hours such as \"2026-12-24 10:00-14:00\"",
+            .list("special", \.kiosk.openingHours.special, expected: "a date and hours such as \"2026-12-24 10:00-14:00\"", example: "2026-12-24 10:00-14:00",
                   parse: OpeningHours.SpecialDay.parse, format: \.text),
             .number("touch_wakes", \.kiosk.touchWakes, in: 0...86400, unit: " s"),
         ]),
         SettingTable(name: "cache", keys: [
             .integer("megabytes", \.cache.megabytes, in: 16...4096, unit: " MB"),
-            .autoText("directory", \.cache.directory, expected: "a directory path", isValid: { !$0.isEmpty }),
+            .autoText("directory", \.cache.directory, expected: "a directory path", example: "/var/cache/vitrine", isValid: { !$0.isEmpty }),
         ]),
         SettingTable(name: "log", keys: [
             .choice("level", \.log.level),
         ]),
         SettingTable(name: "remote", keys: [
             .optionalParsed("listen", \.remote.listen, off: "",
-                            expected: "an address \"HOST:PORT\" such as \"127.0.0.1:9180\" or \"[::]:9180\"",
+                            expected: "an address \"HOST:PORT\" such as \"127.0.0.1:9180\" or \"[::]:9180\"", example: "127.0.0.1:9180",
                             parse: ListenAddress.init, format: \.description),
-            .text("token_file", \.remote.tokenFile, expected: "an absolute file path", isValid: isAbsolutePath),
+            .text("token_file", \.remote.tokenFile, expected: "an absolute file path", example: "/run/vitrine.token", isValid: isAbsolutePath),
         ]),
     ]
 
