@@ -65,8 +65,12 @@ let package = Package(
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry", "Quoting"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),
-        // The settings as plain values; their TOML file is read by ConfigFile.
-        .target(name: "Config", dependencies: ["RunLoopRules"]),
+        // The settings as plain values: the composition of the structs their readers own (Scene's,
+        // RunLoopRules', swift-log's level) and its own for what only the glue reads; their TOML
+        // file is read by ConfigFile.
+        .target(name: "Config", dependencies: [
+            "RunLoopRules", "Scene", "Animation", "Gestures", .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures"]),
         // The run loop's rules: when to draw, what the kiosk does when nobody touches it, opening
         // hours. Config holds the opening hours as its values (the settings are plain values).
@@ -76,7 +80,7 @@ let package = Package(
         .target(name: "ConfigFile", dependencies: ["Config", "Linux", "CTOMLShim"]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "Linux",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "Linux", "Config",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -3,8 +3,9 @@ import Foundation
 /// UIKit's duration-based spring (SPEC §2): the animated fraction goes from 0 to 1 as a damped
 /// oscillator whose envelope has decayed to 0.001 at `duration`, where it snaps to 1.
 public struct Spring: TimingCurve, Equatable {
-    public let duration: Double
-    public let dampingRatio: Double
+    /// Settable, as the config writes a spring's two numbers one key at a time; kept in range.
+    public var duration: Double { didSet { duration = max(duration, 0) } }
+    public var dampingRatio: Double { didSet { dampingRatio = max(dampingRatio, Self.minimumDampingRatio) } }
     /// Fractions of the whole distance per second.
     public let initialVelocity: Double
 

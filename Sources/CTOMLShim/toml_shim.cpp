@@ -33,9 +33,13 @@ template <typename Value> std::string formatted(const Value &value) {
     return stream.str();
 }
 
-void append(Storage &storage, const toml::node &node, const std::string_view *key) {
+void append(Storage &storage, const toml::node &node, const toml::key *key) {
     vt_toml_node out{};
-    if (key) out.key = storage.keep(std::string(*key), &out.key_length);
+    if (key) {
+        out.key = storage.keep(std::string(key->str()), &out.key_length);
+        out.key_line = key->source().begin.line;
+        out.key_column = key->source().begin.column;
+    }
     const auto &begin = node.source().begin;
     out.line = begin.line;
     out.column = begin.column;
@@ -49,8 +53,7 @@ void append(Storage &storage, const toml::node &node, const std::string_view *ke
     case toml::node_type::table:
         filled.kind = VT_TOML_TABLE;
         for (auto &&[name, child] : *node.as_table()) {
-            std::string_view childKey = name.str();
-            append(storage, child, &childKey);
+            append(storage, child, &name);
             children++;
         }
         break;

@@ -1,18 +1,25 @@
+import Logging
 import RunLoopRules
+import Scene
 
-/// Every setting of SPEC §5, with its default: plain values, with no file format attached.
-/// `ConfigLoader` (module ConfigFile) fills them from TOML; the rest of the program reads only these.
+/// Every setting of SPEC §5: plain values, with no file format attached. A default is written once,
+/// in the struct of the lowest module that reads it: the interaction's numbers in Scene's
+/// `SceneParameters`, the idle and opening-hours rules in RunLoopRules' `KioskPolicy.Parameters`,
+/// the log level as swift-log's; Config's own structs below hold what only the glue reads.
+/// `ConfigLoader` (module ConfigFile) fills them from TOML through `SettingsSchema`, which maps
+/// each key onto a key path in here; each reader takes its struct as it is.
 public struct Settings: Equatable, Sendable {
     public var display = Display()
     public var input = Input()
     public var photos = Photos()
+    /// The grid, pager, dismissal, gestures and springs (TOML: grid, pager, dismiss, animation,
+    /// input.tap_*).
+    public var scene = SceneParameters()
+    /// The grid's colours, which the renderer reads.
     public var grid = Grid()
-    public var pager = Pager()
     public var captions = Captions()
-    public var dismiss = Dismiss()
-    public var animation = Animation()
-    public var kiosk = Kiosk()
-    public var schedule = Schedule()
+    /// The idle action, slideshow, blanking and opening hours (TOML: kiosk, schedule).
+    public var kiosk = KioskPolicy.Parameters()
     public var cache = Cache()
     public var log = Log()
     public var remote = Remote()
@@ -48,14 +55,15 @@ public struct Settings: Equatable, Sendable {
         public var calibration: [Double]? = nil
         /// EVIOCGRAB the touch devices so nothing else (a console) sees the touches.
         public var grab = true
-        /// Finger travel (px) and duration (s) within which a touch is a tap.
-        public var tapSlop = 10.0
-        public var tapTimeout = 0.3
         public init() {}
     }
 
+    /// The order of the photos (`PhotoLibrary` sorts by it).
     public enum Sort: String, Equatable, Sendable, CaseIterable {
-        case name, modified
+        /// Natural file-name order ("img2" before "img10").
+        case name
+        /// Oldest modification first; equal times by name.
+        case modified
     }
 
     public struct Photos: Equatable, Sendable {
@@ -68,23 +76,11 @@ public struct Settings: Equatable, Sendable {
         public init() {}
     }
 
+    /// The grid's colours; its geometry and scrolling are `SceneParameters.Grid`.
     public struct Grid: Equatable, Sendable {
-        public var columns = 4
-        public var spacing = 4.0
         /// Drawn for photos not yet decoded.
         public var placeholderColor: UInt32 = 0x20_20_20
         public var backgroundColor: UInt32 = 0x00_00_00
-        /// UIScrollView's normal rate: velocity multiplied by this every millisecond.
-        public var decelerationRate = 0.998
-        public init() {}
-    }
-
-    public struct Pager: Equatable, Sendable {
-        public var pageSpacing = 20.0
-        /// px/s; a faster release pages even before half the width.
-        public var flickVelocity = 500.0
-        public var maxZoom = 4.0
-        public var doubleTapZoom = 2.5
         public init() {}
     }
 
@@ -107,66 +103,6 @@ public struct Settings: Equatable, Sendable {
         }
     }
 
-    public struct Dismiss: Equatable, Sendable {
-        /// Finger travel (px) at which progress reaches 1.
-        public var maxDrag = 200.0
-        public var minScale = 0.68
-        public var progressThreshold = 0.1
-        /// px/s of upward finger speed at release above which the dismissal cancels.
-        public var upwardVelocity = 50.0
-        /// Distance (px) a drag must move before it is a dismissal or a page.
-        public var startDistance = 10.0
-        public init() {}
-    }
-
-    public struct Animation: Equatable, Sendable {
-        public var openDuration = 0.5
-        public var openDamping = 0.8
-        public var cancelDuration = 0.45
-        public var cancelDamping = 0.75
-        public var finishDuration = 0.37
-        public var finishDamping = 0.9
-        /// The zoom-out without a drag: ease-out cubic bezier.
-        public var closeDuration = 0.25
-        /// The pager's critically damped settle.
-        public var pageSettleDuration = 0.35
-        /// Double-tap zoom and the zoom's spring back into range.
-        public var zoomDuration = 0.3
-        public var zoomDamping = 1.0
-        /// Grid rubber band spring back.
-        public var bounceDuration = 0.5
-        public var bounceDamping = 1.0
-        public init() {}
-    }
-
-    public enum IdleAction: String, Equatable, Sendable, CaseIterable {
-        case grid, slideshow, none
-    }
-
-    public struct Kiosk: Equatable, Sendable {
-        /// Seconds without a touch before `idleAction`; 0 disables it.
-        public var idleTimeout = 120.0
-        public var idleAction = IdleAction.grid
-        public var slideshowInterval = 8.0
-        /// Seconds without a touch before the display is switched off; 0: never.
-        public var blankAfter = 0.0
-        public init() {}
-    }
-
-    /// Opening hours (SPEC §8): empty means always open.
-    public struct Schedule: Equatable, Sendable {
-        public var hours: [OpeningHours.WeeklyRule] = []
-        public var closed: [CivilDate] = []
-        public var special: [OpeningHours.SpecialDay] = []
-        /// Seconds the screen stays on after a touch while closed; 0: a touch does nothing then.
-        public var touchWakes = 120.0
-        public init() {}
-
-        public var openingHours: OpeningHours {
-            OpeningHours(weekly: hours, closed: Set(closed), special: special)
-        }
-    }
-
     public struct Cache: Equatable, Sendable {
         /// Decoded pixels kept in memory.
         public var megabytes = 128
@@ -175,12 +111,8 @@ public struct Settings: Equatable, Sendable {
         public init() {}
     }
 
-    public enum LogLevel: String, Equatable, Sendable, CaseIterable {
-        case trace, debug, info, notice, warning, error, critical
-    }
-
     public struct Log: Equatable, Sendable {
-        public var level = LogLevel.info
+        public var level = Logger.Level.info
         public init() {}
     }
 

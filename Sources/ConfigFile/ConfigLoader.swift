@@ -102,13 +102,13 @@ public enum ConfigLoader {
         // What toml++ 3.4 crashes on, refused before it parses: a dotted key of many thousands of
         // parts (valid TOML, but its recursion over the nested tables overflows the stack; no key
         // of Vitrine's is that deep) and the syntax errors it asserts on instead of reporting.
-        let sourceMap = SourceMap(text)
-        if let deepest = sourceMap.deepestKey, deepest.depth > SourceMap.maximumKeyDepth {
+        let guarded = TOMLCrashGuard(text)
+        if let deepest = guarded.deepestKey, deepest.depth > TOMLCrashGuard.maximumKeyDepth {
             return [.init(
                 kind: .syntax, line: deepest.position.line, column: deepest.position.column,
-                message: "a key nested \(deepest.depth) levels deep; at most \(SourceMap.maximumKeyDepth) are allowed")]
+                message: "a key nested \(deepest.depth) levels deep; at most \(TOMLCrashGuard.maximumKeyDepth) are allowed")]
         }
-        if let (position, message) = sourceMap.crashingSyntax {
+        if let (position, message) = guarded.crashingSyntax {
             return [.init(kind: .syntax, line: position.line, column: position.column, message: "invalid TOML: \(message)")]
         }
         let root: TOMLTable
@@ -120,7 +120,7 @@ public enum ConfigLoader {
             return [.init(kind: .syntax, line: error.line > 0 ? error.line : nil, column: error.column > 0 ? error.column : nil,
                           message: "invalid TOML: \(detail)")]
         }
-        var reader = Reader(sourceMap: sourceMap, file: file)
+        var reader = Reader(file: file)
         reader.read(root, into: &loaded)
         return reader.problems.sorted {
             ($0.line ?? 0, $0.column ?? 0, $0.key ?? "") < ($1.line ?? 0, $1.column ?? 0, $1.key ?? "")
@@ -132,7 +132,7 @@ public enum ConfigLoader {
     /// one message per mistake.
     static func crossCheck(_ loaded: LoadedSettings, mainFile: String,
                            problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
-        let pager = loaded.settings.pager
+        let pager = loaded.settings.scene.pager
         let keys: Set = ["pager.double_tap_zoom", "pager.max_zoom"]
         guard pager.doubleTapZoom > pager.maxZoom, !problems.contains(where: { $0.key.map(keys.contains) ?? false }),
               let origin = loaded.origins["pager.double_tap_zoom"] ?? loaded.origins["pager.max_zoom"] else { return [] }
@@ -155,14 +155,13 @@ enum Origin {
     }
 }
 
-/// One pass over a parsed document, collecting problems instead of stopping at the first.
+/// One pass over a parsed document, collecting problems instead of stopping at the first; each is
+/// placed where toml++ says its key (or table) is written.
 private struct Reader {
-    let sourceMap: SourceMap
     let file: String
     var problems: [ConfigError.Problem] = []
 
-    init(sourceMap: SourceMap, file: String) {
-        self.sourceMap = sourceMap
+    init(file: String) {
         self.file = file
     }
 
@@ -170,55 +169,59 @@ private struct Reader {
     mutating func read(_ root: TOMLTable, into loaded: inout LoadedSettings) {
         for name in root.keys {
             guard let value = root[name] else { continue }
+            let tablePosition = root.position(of: name)
             guard let schema = SettingsSchema.table(named: name) else {
-                reportUnknown(name, value: value)
+                reportUnknown(name, value: value, at: tablePosition)
                 continue
             }
             guard let table = value.table else {
-                report(.wrongType, [name], "`\(name)` must be a table, got \(typeName(value))")
+                report(.wrongType, [name], "`\(name)` must be a table, got \(typeName(value))", at: tablePosition)
                 continue
             }
             for key in table.keys {
                 guard let value = table[key] else { continue }
+                // A key without a position falls back to its table's.
+                let position = table.position(of: key) ?? tablePosition
                 guard let setting = schema.key(named: key) else {
-                    reportUnknown(key, in: schema)
+                    reportUnknown(key, in: schema, at: position)
                     continue
                 }
                 let fullName = "\(name).\(key)"
                 if value.containsNUL {
                     // A `\u0000` escape: no path or name can hold it, and C would end the string there.
-                    report(.badFormat, [name, key], "`\(fullName)` contains a NUL character (\\u0000), which no path or name can hold")
+                    report(.badFormat, [name, key], "`\(fullName)` contains a NUL character (\\u0000), which no path or name can hold",
+                           at: position)
                     continue
                 }
                 if let complaint = setting.read(value, fullName, &loaded.settings) {
-                    report(complaint.kind, [name, key], complaint.message)
+                    report(complaint.kind, [name, key], complaint.message, at: position)
                 } else {
-                    loaded.origins[fullName] = Origin.join(file, sourceMap.position(of: [name, key])?.line)
+                    loaded.origins[fullName] = Origin.join(file, position?.line)
                 }
             }
         }
     }
 
-    mutating func reportUnknown(_ name: String, value: TOMLValue) {
+    mutating func reportUnknown(_ name: String, value: TOMLValue, at position: TOMLPosition?) {
         if value.type == .table {
             let suggestion = Suggestion.closest(to: name, among: SettingsSchema.tables.map(\.name))
             report(.unknownTable, [name], "unknown table [\(name)]" + (suggestion.map { "; did you mean [\($0)]?" } ?? ""),
-                   suggestion: suggestion)
+                   at: position, suggestion: suggestion)
         } else {
             let suggestion = closestKeyAnywhere(to: name)
             report(.unknownKey, [name], "unknown key `\(name)` outside any table"
-                + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), suggestion: suggestion)
+                + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: position, suggestion: suggestion)
         }
     }
 
-    mutating func reportUnknown(_ key: String, in table: SettingTable) {
+    mutating func reportUnknown(_ key: String, in table: SettingTable, at position: TOMLPosition?) {
         // A key put in the wrong table is the likeliest mistake; then a typo within the table.
         let elsewhere = SettingsSchema.tables.first { $0.name != table.name && $0.key(named: key) != nil }
         let suggestion = elsewhere.map { "\($0.name).\(key)" }
             ?? Suggestion.closest(to: key, among: table.keys.map(\.name))
             ?? closestKeyAnywhere(to: key)
         report(.unknownKey, [table.name, key], "unknown key `\(key)` in [\(table.name)]"
-            + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), suggestion: suggestion)
+            + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: position, suggestion: suggestion)
     }
 
     /// The closest key of any table, as `table.key`.
@@ -229,10 +232,8 @@ private struct Reader {
         return "\(match.table).\(match.key)"
     }
 
-    mutating func report(_ kind: ConfigError.Kind, _ path: [String], _ message: String,
+    mutating func report(_ kind: ConfigError.Kind, _ path: [String], _ message: String, at position: TOMLPosition?,
                          key: String? = nil, suggestion: String? = nil) {
-        // A key without a recorded position falls back to its table's.
-        let position = sourceMap.position(of: path) ?? sourceMap.position(of: Array(path.prefix(1)))
         problems.append(.init(kind: kind, line: position?.line, column: position?.column,
                               key: key ?? path.joined(separator: "."), suggestion: suggestion, message: message))
     }

@@ -16,12 +16,16 @@ struct SettingKey {
     let render: (Settings) -> String?
     /// What leaving the key out means, for `describe()`, as TOML has no null.
     let absentMeaning: String
+    /// Valid values as TOML literals, at least two different ones: `SettingsSchemaTests` set each
+    /// to check that the key writes a field of `Settings`, and which.
+    let samples: [String]
 
     init<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value>,
                 decode: @escaping (TOMLValue, String) -> Result<Value, Complaint>,
-                encode: @escaping (Value) -> String?, absentMeaning: String = "the default") {
+                encode: @escaping (Value) -> String?, absentMeaning: String = "the default", samples: [String]) {
         self.name = name
         self.absentMeaning = absentMeaning
+        self.samples = samples
         read = { value, key, settings in
             switch decode(value, key) {
             case .success(let decoded):
@@ -49,7 +53,7 @@ extension SettingKey {
                     "`\(key)` = \(integer) is out of range \(range.lowerBound)...\(range.upperBound)\(unit)"))
             }
             return .success(integer)
-        }, encode: { "\($0)" })
+        }, encode: { "\($0)" }, samples: ["\(range.lowerBound)", "\(range.upperBound)"])
     }
 
     /// A float; integers are accepted too (`duration = 1`).
@@ -64,7 +68,7 @@ extension SettingKey {
                     "`\(key)` = \(formatNumber(number)) is out of range \(formatRange(range))\(unit)"))
             }
             return .success(number)
-        }, encode: { "\($0)" })
+        }, encode: { "\($0)" }, samples: ["\(range.lowerBound)", "\(range.upperBound)"])
     }
 
     static func boolean(_ name: String, _ field: WritableKeyPath<Settings, Bool>) -> SettingKey {
@@ -73,7 +77,7 @@ extension SettingKey {
                 return .failure(wrongType(key, "must be true or false", value))
             }
             return .success(boolean)
-        }, encode: { "\($0)" })
+        }, encode: { "\($0)" }, samples: ["true", "false"])
     }
 
     static func choice<Choice: CaseIterable & RawRepresentable<String>>(
@@ -88,11 +92,12 @@ extension SettingKey {
                 return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quoted(string))"))
             }
             return .success(choice)
-        }, encode: { quoted($0.rawValue) })
+        }, encode: { quoted($0.rawValue) }, samples: Choice.allCases.map { quoted($0.rawValue) })
     }
 
-    /// A string that must pass `isValid`, described by `expected` ("a path such as …").
-    static func text(_ name: String, _ field: WritableKeyPath<Settings, String>, expected: String,
+    /// A string that must pass `isValid`, described by `expected` ("a path such as …"); `example`
+    /// is another valid one than the default.
+    static func text(_ name: String, _ field: WritableKeyPath<Settings, String>, expected: String, example: String,
                      isValid: @escaping (String) -> Bool) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             guard let string = value.string else {
@@ -103,27 +108,27 @@ extension SettingKey {
                     "`\(key)` must be \(expected); got \(quoted(string))"))
             }
             return .success(string)
-        }, encode: { quoted($0) })
+        }, encode: { quoted($0) }, samples: [quoted(example)])
     }
 
     /// "auto" (nil) or a string that must pass `isValid`.
-    static func autoText(_ name: String, _ field: WritableKeyPath<Settings, String?>, expected: String,
+    static func autoText(_ name: String, _ field: WritableKeyPath<Settings, String?>, expected: String, example: String,
                          isValid: @escaping (String) -> Bool) -> SettingKey {
-        autoParsed(name, field, expected: expected, parse: { isValid($0) ? $0 : nil }, format: { $0 })
+        autoParsed(name, field, expected: expected, example: example, parse: { isValid($0) ? $0 : nil }, format: { $0 })
     }
 
     /// "auto" (nil) or a string that `parse` turns into a value (nil: malformed); `format` writes
     /// the value back as that string.
     static func autoParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, expected: String,
-                                  parse: @escaping (String) -> Value?,
+                                  example: String, parse: @escaping (String) -> Value?,
                                   format: @escaping (Value) -> String) -> SettingKey {
-        optionalParsed(name, field, off: "auto", expected: expected, parse: parse, format: format)
+        optionalParsed(name, field, off: "auto", expected: expected, example: example, parse: parse, format: format)
     }
 
     /// `off` (nil: "auto", or "" for a feature that is off) or a string that `parse` turns into a
     /// value (nil: malformed); `format` writes the value back as that string.
     static func optionalParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, off: String,
-                                      expected: String, parse: @escaping (String) -> Value?,
+                                      expected: String, example: String, parse: @escaping (String) -> Value?,
                                       format: @escaping (Value) -> String) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             let expected = "\(quoted(off)) or \(expected)"
@@ -136,7 +141,7 @@ extension SettingKey {
                     "`\(key)` must be \(expected); got \(quoted(string))"))
             }
             return .success(parsed)
-        }, encode: { quoted($0.map(format) ?? off) })
+        }, encode: { quoted($0.map(format) ?? off) }, samples: [quoted(off), quoted(example)])
     }
 
     /// "auto" (nil) or one of the integers 0, 90, 180, 270.
@@ -157,7 +162,8 @@ extension SettingKey {
                 return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quoted(string))"))
             }
             return .success(nil)
-        }, encode: { rotation in rotation.map { "\($0.rawValue)" } ?? quoted("auto") })
+        }, encode: { rotation in rotation.map { "\($0.rawValue)" } ?? quoted("auto") },
+        samples: [quoted("auto")] + Settings.Rotation.allCases.map { "\($0.rawValue)" })
     }
 
     /// "#RRGGBB".
@@ -171,7 +177,7 @@ extension SettingKey {
                 return .failure(Complaint(kind: .badFormat, message: "`\(key)` \(expected); got \(quoted(string))"))
             }
             return .success(color)
-        }, encode: { quoted(HexColor.format($0)) })
+        }, encode: { quoted(HexColor.format($0)) }, samples: [quoted("#000000"), quoted("#FFFFFF")])
     }
 
     /// `count` numbers, or left out (nil), which means `absentMeaning`.
@@ -195,7 +201,9 @@ extension SettingKey {
             }
             return .success(numbers)
         }, encode: { numbers in numbers.map { "[\($0.map { "\($0)" }.joined(separator: ", "))]" } },
-        absentMeaning: absentMeaning)
+        absentMeaning: absentMeaning,
+        samples: ["[" + (0..<count).map { _ in "0" }.joined(separator: ", ") + "]",
+                  "[" + (0..<count).map { _ in "1" }.joined(separator: ", ") + "]"])
     }
 }
 
@@ -204,8 +212,9 @@ extension SettingKey {
     static let maximumListCount = 366
 
     /// An array of strings, each read by `parse` (the opening hours' rules); `expected` describes
-    /// one element.
+    /// one element, `example` is one.
     static func list<Element>(_ name: String, _ field: WritableKeyPath<Settings, [Element]>, expected: String,
+                              example: String,
                               parse: @escaping (String) -> Result<Element, OpeningHours.ParseFailure>,
                               format: @escaping (Element) -> String) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
@@ -236,7 +245,8 @@ extension SettingKey {
                 }
             }
             return .success(elements)
-        }, encode: { elements in "[" + elements.map { quoted(format($0)) }.joined(separator: ", ") + "]" })
+        }, encode: { elements in "[" + elements.map { quoted(format($0)) }.joined(separator: ", ") + "]" },
+        samples: ["[]", "[\(quoted(example))]"])
     }
 }
 

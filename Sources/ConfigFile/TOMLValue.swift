@@ -52,9 +52,20 @@ indirect enum TOMLValue: Equatable {
     }
 }
 
-/// A TOML table: its keys in document order.
+/// Where something is written in a document, as toml++ counts: 1-based, the column in Unicode
+/// scalars (a byte order mark takes none).
+struct TOMLPosition: Equatable, Comparable {
+    var line: Int
+    var column: Int
+
+    static func < (lhs: TOMLPosition, rhs: TOMLPosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+}
+
+/// A TOML table: its keys (in toml++'s order, sorted by name) and where each entry is written.
 struct TOMLTable: Equatable {
-    var entries: [(key: String, value: TOMLValue)]
+    var entries: [(key: String, value: TOMLValue, position: TOMLPosition?)]
 
     var keys: [String] { entries.map(\.key) }
 
@@ -62,6 +73,13 @@ struct TOMLTable: Equatable {
         entries.first { $0.key == key }?.value
     }
 
+    /// Where the entry begins: its key (`columns = 4`, `pager = { … }`), or its `[header]`'s
+    /// bracket; a dotted key's entries at their own part (`columns` in `grid.columns = 4`).
+    func position(of key: String) -> TOMLPosition? {
+        entries.first { $0.key == key }?.position
+    }
+
+    /// Positions are where the values were read, not part of them.
     static func == (lhs: TOMLTable, rhs: TOMLTable) -> Bool {
         lhs.entries.elementsEqual(rhs.entries) { $0.key == $1.key && $0.value == $1.value }
     }
@@ -101,17 +119,21 @@ private struct NodeReader {
     let nodes: UnsafeBufferPointer<vt_toml_node>
     var index = 0
 
-    mutating func next() -> (key: String?, value: TOMLValue) {
+    mutating func next() -> (key: String?, value: TOMLValue, position: TOMLPosition?) {
         let node = nodes[index]
         index += 1
         let key = node.key.map { text($0, node.key_length) }
+        // The earlier of the key and the value: the key, but a `[header]`'s bracket before it.
+        let keyPosition = TOMLPosition(line: Int(node.key_line), column: Int(node.key_column))
+        let valuePosition = TOMLPosition(line: Int(node.line), column: Int(node.column))
+        let position = [keyPosition, valuePosition].filter { $0.line > 0 && $0.column > 0 }.min()
         let value: TOMLValue
         switch node.kind {
         case VT_TOML_TABLE:
-            var entries: [(key: String, value: TOMLValue)] = []
+            var entries: [(key: String, value: TOMLValue, position: TOMLPosition?)] = []
             for _ in 0..<node.children {
                 let child = next()
-                entries.append((child.key ?? "", child.value))
+                entries.append((child.key ?? "", child.value, child.position))
             }
             value = .table(TOMLTable(entries: entries))
         case VT_TOML_ARRAY:
@@ -124,7 +146,7 @@ private struct NodeReader {
         case VT_TOML_TIME: value = .time(text(node.text, node.text_length))
         default: value = .dateTime(text(node.text, node.text_length))
         }
-        return (key, value)
+        return (key, value, position)
     }
 
     private func text(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {

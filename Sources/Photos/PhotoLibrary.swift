@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import Linux
 import Logging
@@ -7,13 +8,6 @@ import SystemPackage
 /// tool's partial file, not in subdirectories) whose headers are sound, in the configured order. Only headers are read; bad files are left out
 /// with one warning each and listed in `rejects`.
 public struct PhotoLibrary: Sendable {
-    public enum Order: String, Sendable, CaseIterable {
-        /// Natural file-name order ("img2" before "img10").
-        case name
-        /// Oldest modification first; equal times by name.
-        case modified
-    }
-
     public let directory: String
     public let photos: [PhotoInfo]
     /// The files left out, in name order, each with its reason.
@@ -22,7 +16,7 @@ public struct PhotoLibrary: Sendable {
     /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
     /// cannot be listed (a `PhotoError`) or no TurboJPEG decompressor can be made.
     /// `excluding`: names being written now (the folder watch knows them): not complete yet.
-    public init(scanning directory: String, order: Order = .name, maxMegapixels: Double = 100,
+    public init(scanning directory: String, order: Settings.Sort = .name, maxMegapixels: Double = 100,
                 maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, excluding: Set<String> = [],
                 logger: Logger) throws {
         self.directory = directory

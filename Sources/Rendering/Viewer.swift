@@ -19,11 +19,11 @@ public final class Viewer {
                 onDecoded: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.screenSize = screenSize
-        scene = Scene(parameters: SceneParameters(settings), screenSize: screenSize,
+        scene = Scene(parameters: settings.scene, screenSize: screenSize,
                       photoSizes: PhotoStore.orientedSizes(of: photos))
         store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
-                           maxFileMegabytes: settings.photos.maxFileMegabytes, maxZoom: settings.pager.maxZoom,
+                           maxFileMegabytes: settings.photos.maxFileMegabytes, maxZoom: settings.scene.pager.maxZoom,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
                            captionReader: settings.captions.show
                                ? CaptionReader(includeDate: settings.captions.date, dateFormat: settings.captions.dateFormat,

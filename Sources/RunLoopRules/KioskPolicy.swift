@@ -15,17 +15,21 @@
 ///   while closed turns the screen on for `touchWakes` seconds after the last input (the waking
 ///   touch, like blanking's, opens nothing); then it closes again.
 public struct KioskPolicy: Equatable, Sendable {
-    public enum IdleAction: Equatable, Sendable {
+    /// What the kiosk does after `idleTimeout` (the config's `kiosk.idle_action`, by these names).
+    public enum IdleAction: String, Equatable, Sendable, CaseIterable {
         case grid, slideshow, none
     }
 
+    /// The rules' numbers, with the config's defaults (`Config.Settings.kiosk` is this struct).
     public struct Parameters: Equatable, Sendable {
         /// Seconds without input before `idleAction`; 0: never.
         public var idleTimeout: Double
         public var idleAction: IdleAction
+        /// Seconds from one slide to the next.
         public var slideshowInterval: Double
         /// Seconds without input before the display goes off; 0: never.
         public var blankAfter: Double
+        /// SPEC §8; empty: always open.
         public var openingHours: OpeningHours
         /// Seconds the screen stays on after a touch while closed; 0: touches do nothing then.
         public var touchWakes: Double

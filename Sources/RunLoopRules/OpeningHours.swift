@@ -80,10 +80,11 @@ public struct OpeningHours: Equatable, Sendable {
     }
 
     public var weekly: [WeeklyRule]
-    public var closed: Set<CivilDate>
+    /// In the order written (`check-config` shows them so); a handful, so looked up in a list.
+    public var closed: [CivilDate]
     public var special: [SpecialDay]
 
-    public init(weekly: [WeeklyRule] = [], closed: Set<CivilDate> = [], special: [SpecialDay] = []) {
+    public init(weekly: [WeeklyRule] = [], closed: [CivilDate] = [], special: [SpecialDay] = []) {
         self.weekly = weekly
         self.closed = closed
         self.special = special

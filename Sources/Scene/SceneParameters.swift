@@ -2,9 +2,10 @@ import Animation
 import Gestures
 
 /// Every number of the interaction (SPEC §1), grouped by the part of the scene that uses it. The
-/// defaults are the iOS reference values, which are also the config's defaults (a test holds the
-/// two together); the app maps its settings onto these in one place, so the scene knows nothing
-/// of config files. Springs are given at rest: the dismissal's start at the finger's speed.
+/// defaults are the iOS reference values and the config's only defaults: `Config.Settings.scene`
+/// is this struct, and the config file's keys write into it (`animation.open_duration` into
+/// `open.duration`), so the scene knows nothing of config files. Springs are given at rest: the
+/// dismissal's start at the finger's speed.
 public struct SceneParameters: Equatable, Sendable {
     public var grid = Grid()
     public var pager = Pager()

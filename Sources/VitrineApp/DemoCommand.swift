@@ -25,7 +25,7 @@ public enum DemoCommand {
     /// The tour over the configured photos, or the bundled samples when the configured folder has none.
     public static func run(_ options: Options) throws {
         var settings = try SettingsFile.load(path: options.configPath, mustExist: true)
-        StderrLogHandler.bootstrap(level: Logger.Level(settings.log.level))
+        StderrLogHandler.bootstrap(level: settings.log.level)
         let logger = Logger(label: "vitrine")
         var photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
         if photos.isEmpty {

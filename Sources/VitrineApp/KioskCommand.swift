@@ -21,7 +21,7 @@ public struct KioskOptions {
 public enum KioskCommand {
     public static func run(_ options: KioskOptions) throws {
         let settings = try SettingsFile.load(path: options.configPath, mustExist: options.explicitConfig)
-        StderrLogHandler.bootstrap(level: Logger.Level(settings.log.level))
+        StderrLogHandler.bootstrap(level: settings.log.level)
         let runner = try KioskRunner(settings: settings, configPath: options.configPath, version: options.version,
                                      logger: Logger(label: "vitrine"))
         defer { runner.close() }

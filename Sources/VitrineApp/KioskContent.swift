@@ -64,7 +64,7 @@ final class KioskContent {
         if fresh.display != settings.display || fresh.input != settings.input || fresh.remote != settings.remote {
             logger.notice("SIGHUP: [display], [input] and [remote] changes take effect at the next start")
         }
-        StderrLogHandler.bootstrap(level: Logger.Level(fresh.log.level))
+        StderrLogHandler.bootstrap(level: fresh.log.level)
         let changed = fresh != settings
         settings = fresh
         let read = files.isEmpty ? "no file (defaults)" : files.joined(separator: ", ")

@@ -268,7 +268,7 @@ final class KioskRunner {
     /// The opening hours' next change, on the wall clock; armed even when none is due within the
     /// horizon, so that the clock being set is still heard.
     private func armScheduleTimer() {
-        guard let session, !content.settings.schedule.openingHours.isAlwaysOpen else {
+        guard let session, !content.settings.kiosk.openingHours.isAlwaysOpen else {
             try? scheduleTimer.disarm()
             return
         }
@@ -301,7 +301,7 @@ final class KioskRunner {
             case .wake:
                 output.switchOn()
                 logger.info(session.isClosed
-                    ? "touch while closed: display on for \(Int(content.settings.schedule.touchWakes)) s" : "touch: display on")
+                    ? "touch while closed: display on for \(Int(content.settings.kiosk.touchWakes)) s" : "touch: display on")
             case .open:
                 output.switchOn()
                 logger.info("opening hours: open; display on")

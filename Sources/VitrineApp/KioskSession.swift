@@ -27,7 +27,7 @@ final class KioskSession {
     init(viewer: Viewer, settings: Settings, refreshPeriod: Double, now: Double, zone: LocalZone) {
         self.viewer = viewer
         scheduler = FrameScheduler(refreshPeriod: refreshPeriod)
-        policy = KioskPolicy(parameters: KioskPolicy.Parameters(settings), now: now, zone: zone)
+        policy = KioskPolicy(parameters: settings.kiosk, now: now, zone: zone)
     }
 
     /// The display is on and frames are drawn (not blanked, not closed by the opening hours).
@@ -43,7 +43,7 @@ final class KioskSession {
     /// New settings or a new screen: a new viewer, drawn from scratch.
     func replaceViewer(_ viewer: Viewer, settings: Settings) {
         self.viewer = viewer
-        policy.parameters = KioskPolicy.Parameters(settings)
+        policy.parameters = settings.kiosk
         onScreen = nil
         scheduler.forceRedraw()
     }
@@ -145,20 +145,5 @@ final class KioskSession {
         guard var other else { return false }
         other.time = frame.time
         return frame == other
-    }
-}
-
-extension KioskPolicy.Parameters {
-    init(_ settings: Settings) {
-        let kiosk = settings.kiosk
-        let action: KioskPolicy.IdleAction
-        switch kiosk.idleAction {
-        case .grid: action = .grid
-        case .slideshow: action = .slideshow
-        case .none: action = .none
-        }
-        self.init(idleTimeout: kiosk.idleTimeout, idleAction: action, slideshowInterval: kiosk.slideshowInterval,
-                  blankAfter: kiosk.blankAfter, openingHours: settings.schedule.openingHours,
-                  touchWakes: settings.schedule.touchWakes)
     }
 }

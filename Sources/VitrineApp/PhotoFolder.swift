@@ -14,8 +14,7 @@ enum PhotoFolder {
     /// The photos and the files left out (`rejects`), for `/metrics`.
     static func library(_ settings: Settings.Photos, excluding: Set<String> = [], logger: Logger) throws -> PhotoLibrary {
         do {
-            let order: PhotoLibrary.Order = settings.sort == .modified ? .modified : .name
-            return try PhotoLibrary(scanning: settings.directory, order: order,
+            return try PhotoLibrary(scanning: settings.directory, order: settings.sort,
                                     maxMegapixels: settings.maxMegapixels,
                                     maxFileMegabytes: settings.maxFileMegabytes, excluding: excluding,
                                     logger: logger)

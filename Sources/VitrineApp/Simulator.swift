@@ -32,7 +32,7 @@ public enum Simulator {
     public static func run(_ options: SimulationOptions) throws {
         var settings = try SettingsFile.load(path: options.configPath, mustExist: true)
         if let directory = options.photosDirectory { settings.photos.directory = directory }
-        StderrLogHandler.bootstrap(level: Logger.Level(settings.log.level))
+        StderrLogHandler.bootstrap(level: settings.log.level)
         let logger = Logger(label: "vitrine")
         let screen = Size(width: options.screenWidth, height: options.screenHeight)
 
@@ -136,19 +136,5 @@ public enum Simulator {
             throw AppError("cannot write snapshot \(path): \(error)")
         }
         return path
-    }
-}
-
-extension Logger.Level {
-    init(_ level: Settings.LogLevel) {
-        switch level {
-        case .trace: self = .trace
-        case .debug: self = .debug
-        case .info: self = .info
-        case .notice: self = .notice
-        case .warning: self = .warning
-        case .error: self = .error
-        case .critical: self = .critical
-        }
     }
 }

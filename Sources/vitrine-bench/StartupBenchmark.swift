@@ -76,7 +76,7 @@ public enum StartupBenchmark {
 
         var settings = Settings()
         settings.photos.directory = photoFolder
-        settings.grid.columns = options.columns
+        settings.scene.grid.columns = options.columns
         settings.cache.directory = cacheFolder
 
         print("vitrine-bench startup: \(options.photoCount) photos of 12 MP, screen "

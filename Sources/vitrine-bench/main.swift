@@ -47,7 +47,7 @@ print(cpu.map { "Pinned to CPU \($0) (sched_setaffinity); one core for ours and 
 let width = 1920, height = 1080
 let screen = PixelRect(x: 0, y: 0, width: width, height: height)
 let settings = Settings()
-let parameters = SceneParameters(settings)
+let parameters = settings.scene
 let decoder = try JPEGDecoder()
 let samplePaths = try FileManager.default.contentsOfDirectory(atPath: samples)
     .filter { $0.lowercased().hasSuffix(".jpg") }.sorted().map { samples + "/" + $0 }

@@ -30,7 +30,7 @@ import Testing
 
         let settings = try ConfigLoader.parse("[grid]\ncolumns = 6\n", path: "grid.toml")
         var expected = Settings()
-        expected.grid.columns = 6
+        expected.scene.grid.columns = 6
         #expect(settings == expected)
     }
 
@@ -82,10 +82,10 @@ import Testing
             [grid]
             spacing = 0
             """, path: "ints.toml")
-        #expect(settings.animation.openDuration == 1.0)
-        #expect(settings.animation.zoomDamping == 2.0)
+        #expect(settings.scene.open.duration == 1.0)
+        #expect(settings.scene.pager.zoom.dampingRatio == 2.0)
         #expect(settings.kiosk.idleTimeout == 0.0)
-        #expect(settings.grid.spacing == 0.0)
+        #expect(settings.scene.grid.spacing == 0.0)
     }
 
     @Test func autoMeansNilAndOtherValuesAreKept() throws {
@@ -155,9 +155,9 @@ import Testing
             grid.columns = 3
             pager = { max_zoom = 8, double_tap_zoom = 3 }
             """, path: "dotted.toml")
-        #expect(settings.grid.columns == 3)
-        #expect(settings.pager.maxZoom == 8)
-        #expect(settings.pager.doubleTapZoom == 3)
+        #expect(settings.scene.grid.columns == 3)
+        #expect(settings.scene.pager.maxZoom == 8)
+        #expect(settings.scene.pager.doubleTapZoom == 3)
     }
 
     @Test func describeOfDefaultsReadsBackToDefaults() throws {
@@ -181,18 +181,18 @@ import Testing
         settings.input.invertY = true
         settings.input.calibration = [0, -1, 1, 1, 0, 0]
         settings.input.grab = false
-        settings.input.tapSlop = 12.5
+        settings.scene.gestures.tapSlop = 12.5
         settings.photos.directory = "/media/photos with spaces\\"
         settings.photos.sort = .modified
         settings.photos.watch = false
-        settings.grid.columns = 7
+        settings.scene.grid.columns = 7
         settings.grid.placeholderColor = 0x0A_0B_0C
-        settings.grid.decelerationRate = 0.99
-        settings.pager.maxZoom = 6
-        settings.pager.doubleTapZoom = 6
-        settings.dismiss.minScale = 0.5
-        settings.animation.openDuration = 0.123456789
-        settings.animation.bounceDamping = 0.7
+        settings.scene.grid.decelerationRate = 0.99
+        settings.scene.pager.maxZoom = 6
+        settings.scene.pager.doubleTapZoom = 6
+        settings.scene.dismiss.minScale = 0.5
+        settings.scene.open.duration = 0.123456789
+        settings.scene.grid.bounce.dampingRatio = 0.7
         settings.kiosk.idleAction = .none
         settings.kiosk.blankAfter = 600
         settings.cache.megabytes = 512

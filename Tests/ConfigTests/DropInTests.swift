@@ -34,10 +34,10 @@ import Testing
         defer { fleet.folder.remove() }
         let loaded = try ConfigLoader.read(path: fleet.main, mustExist: true)
         // 10-site replaces the main file's 4, 50-kiosk-7 replaces 10-site's 5; spacing stays the main file's.
-        #expect(loaded.settings.grid.columns == 3)
-        #expect(loaded.settings.grid.spacing == 8)
+        #expect(loaded.settings.scene.grid.columns == 3)
+        #expect(loaded.settings.scene.grid.spacing == 8)
         #expect(loaded.settings.kiosk.idleTimeout == 300)
-        #expect(loaded.settings.schedule.hours.map(\.text) == ["mon-fri 09:00-18:00"])
+        #expect(loaded.settings.kiosk.openingHours.weekly.map(\.text) == ["mon-fri 09:00-18:00"])
         #expect(loaded.files == [fleet.main, fleet.dropIns + "/10-site.toml", fleet.dropIns + "/50-kiosk-7.toml"])
         #expect(loaded.origins["grid.columns"] == fleet.dropIns + "/50-kiosk-7.toml:2")
         #expect(loaded.origins["grid.spacing"] == fleet.main + ":3")
@@ -94,11 +94,11 @@ import Testing
     @Test func dropInsApplyWithoutTheMainFileAndNoFolderIsFine() throws {
         let fleet = try Fleet(main: nil, dropIns: ["10.toml": "[schedule]\ntouch_wakes = 30\n"])
         defer { fleet.folder.remove() }
-        #expect(try ConfigLoader.loadIfPresent(path: fleet.main).schedule.touchWakes == 30)
+        #expect(try ConfigLoader.loadIfPresent(path: fleet.main).kiosk.touchWakes == 30)
         let lonely = try TemporaryDirectory("nodropins")
         defer { lonely.remove() }
         try "[grid]\ncolumns = 2\n".write(toFile: lonely.file("v.toml"), atomically: false, encoding: .utf8)
-        #expect(try ConfigLoader.load(path: lonely.file("v.toml")).grid.columns == 2)
+        #expect(try ConfigLoader.load(path: lonely.file("v.toml")).scene.grid.columns == 2)
     }
 }
 
@@ -112,12 +112,12 @@ import Testing
             special = ["2026-12-24 10:00-14:00"]
             touch_wakes = 60
             """, path: "s.toml")
-        let schedule = settings.schedule
-        #expect(schedule.hours.count == 3)
-        #expect(schedule.hours[2].windows == [OpeningHours.Window(start: 20 * 60, end: 2 * 60)])
+        let schedule = settings.kiosk.openingHours
+        #expect(schedule.weekly.count == 3)
+        #expect(schedule.weekly[2].windows == [OpeningHours.Window(start: 20 * 60, end: 2 * 60)])
         #expect(schedule.closed == [CivilDate(year: 2026, month: 12, day: 25)!])
         #expect(schedule.special.first?.windows == [OpeningHours.Window(start: 600, end: 840)])
-        #expect(schedule.touchWakes == 60)
+        #expect(settings.kiosk.touchWakes == 60)
         #expect(try ConfigLoader.parse(settings.describe(), path: "d.toml") == settings)
     }
 

@@ -22,7 +22,7 @@ func inBerlin(_ text: String) -> Int { berlin.epoch(of: LocalTime(iso: text)!) }
 
 func hours(_ weekly: [String], closed: [String] = [], special: [String] = []) throws -> OpeningHours {
     OpeningHours(weekly: try weekly.map { try OpeningHours.WeeklyRule.parse($0).get() },
-                 closed: Set(closed.map { CivilDate(Substring($0))! }),
+                 closed: closed.map { CivilDate(Substring($0))! },
                  special: try special.map { try OpeningHours.SpecialDay.parse($0).get() })
 }
 

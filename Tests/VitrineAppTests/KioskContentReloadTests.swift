@@ -24,19 +24,19 @@ import Testing
         try "[grid]\ncolumns = 2\n[schedule]\nhours = [\"sat-sun 10:00-16:00\"]\n"
             .write(toFile: dropIns + "/50-kiosk.toml", atomically: false, encoding: .utf8)
         #expect(content.reload() == .newSettings)
-        #expect(content.settings.grid.columns == 2)
-        #expect(content.settings.schedule.hours.map(\.text) == ["sat-sun 10:00-16:00"])
+        #expect(content.settings.scene.grid.columns == 2)
+        #expect(content.settings.kiosk.openingHours.weekly.map(\.text) == ["sat-sun 10:00-16:00"])
 
         // A broken drop-in: the settings in use stay.
         try "[grid]\ncolumns = 40\n".write(toFile: dropIns + "/60-typo.toml", atomically: false, encoding: .utf8)
         #expect(content.reload() == .broken)
-        #expect(content.settings.grid.columns == 2)
+        #expect(content.settings.scene.grid.columns == 2)
 
         // Taken away again: back to the main file's.
         try FileManager.default.removeItem(atPath: dropIns + "/60-typo.toml")
         try FileManager.default.removeItem(atPath: dropIns + "/50-kiosk.toml")
         #expect(content.reload() == .newSettings)
-        #expect(content.settings.grid.columns == 4)
-        #expect(content.settings.schedule.hours.isEmpty)
+        #expect(content.settings.scene.grid.columns == 4)
+        #expect(content.settings.kiosk.openingHours.weekly.isEmpty)
     }
 }

@@ -36,7 +36,8 @@ typedef struct vt_toml_node {
     bool boolean;        // VT_TOML_BOOLEAN
     const char *text;    // VT_TOML_STRING (may hold NUL); dates and times as TOML writes them
     size_t text_length;
-    uint32_t line, column; // where the value begins, 1-based
+    uint32_t line, column; // where the value begins (a table: its `[header]`), 1-based
+    uint32_t key_line, key_column; // where the key begins (a dotted key: its last part); 0 in an array
 } vt_toml_node;
 
 typedef struct vt_toml_document {

@@ -1,20 +1,13 @@
-/// Where each table and key of a TOML document is written.
-///
-/// Read from the text before toml++ parses it (it also finds what toml++ must not be given), it
-/// records the first position of every key path: `[grid]` gives ["grid"], `columns = 4` below it ["grid", "columns"], `a.b = 1` both ["…", "a"] and ["…", "a", "b"],
-/// and keys of inline tables are recorded under their table's path. Keys inside arrays are not.
-struct SourceMap {
-    struct Position: Equatable, Sendable {
-        /// 1-based.
-        var line: Int
-        /// 1-based, in Unicode scalars.
-        var column: Int
-    }
+/// What toml++ 3.4 must not be given, found before it parses the text: it aborts the process (an
+/// assertion) or overflows its stack on these instead of reporting an error. Not a second parser:
+/// it records nothing of the document (toml++ gives every key's and value's position); it only
+/// skips strings, comments, arrays and inline tables well enough not to mistake their contents
+/// for keys or headers.
+struct TOMLCrashGuard {
+    typealias Position = TOMLPosition
 
-    private var positions: [[String]: Position] = [:]
-    /// The key path with the most parts (table, dotted key, inline tables), inside arrays too. The
-    /// map is made before toml++ parses the text, which must not see a path much deeper than
-    /// `maximumKeyDepth`: the reading stops at the first.
+    /// The key path with the most parts (table, dotted key, inline tables), inside arrays too:
+    /// toml++ must not see a path much deeper than `maximumKeyDepth`; the scan stops at the first.
     private(set) var deepestKey: (depth: Int, position: Position)?
     /// The first place where toml++ 3.4 asserts (aborting the process) instead of reporting an
     /// error, and what is wrong there: a table header whose key begins with anything but a bare
@@ -27,25 +20,15 @@ struct SourceMap {
         let scalars = text.unicodeScalars
         var scanner = Scanner(Array(scalars.first == "\u{FEFF}" ? scalars.dropFirst() : scalars[...]))
         scanner.document()
-        positions = scanner.positions
         deepestKey = scanner.deepestKey
         crashingSyntax = scanner.crashingSyntax
     }
-
-    /// Errors name tables and their keys (`[grid]`, `grid.columns`), at most a level below: deeper
-    /// paths are not recorded, so that a dotted key of thousands of parts costs no more than its
-    /// text (recording every prefix of it took memory quadratic in its length).
-    static let maximumDepth = 3
 
     /// Parts of a key path the loader accepts: far more than any setting has (two), far fewer than
     /// would exhaust toml++'s recursion over nested tables.
     static let maximumKeyDepth = 32
     /// Arrays and inline tables within each other: toml++ refuses more than 256.
     static let maximumNesting = 300
-
-    func position(of path: [String]) -> Position? {
-        positions[path]
-    }
 }
 
 /// A lenient recursive-descent reader of TOML's structure: it knows strings, comments, arrays and
@@ -55,12 +38,11 @@ private struct Scanner {
     var index = 0
     var line = 1
     var column = 1
-    var positions: [[String]: Position] = [:]
     var deepestKey: (depth: Int, position: Position)?
     var crashingSyntax: (position: Position, message: String)?
     var nesting = 0
 
-    typealias Position = SourceMap.Position
+    typealias Position = TOMLPosition
 
     init(_ text: [Unicode.Scalar]) {
         self.text = text
@@ -84,23 +66,9 @@ private struct Scanner {
         index += 1
     }
 
-    mutating func record(_ path: [String], at position: Position) {
-        if positions[path] == nil {
-            positions[path] = position
-        }
-    }
-
-    /// Records `prefix + key[..<n]` for every n, as a dotted key defines every table on its way.
-    mutating func record(key: [String], under prefix: [String], at position: Position) {
-        noteDepth(prefix.count + key.count, at: position)
-        for count in key.indices.prefix(max(0, SourceMap.maximumDepth - prefix.count)) {
-            record(prefix + key[...count], at: position)
-        }
-    }
-
     mutating func noteDepth(_ depth: Int, at position: Position) {
         if depth > deepestKey?.depth ?? 0 { deepestKey = (depth, position) }
-        if depth > SourceMap.maximumKeyDepth { index = text.count }  // refused anyway
+        if depth > TOMLCrashGuard.maximumKeyDepth { index = text.count }  // refused anyway
     }
 
     mutating func checkTableHeaderKey(afterSecondBracket: Bool) {
@@ -147,7 +115,7 @@ private struct Scanner {
                 if arrayOfTables { advance() }
                 checkTableHeaderKey(afterSecondBracket: arrayOfTables)
                 let key = keyPath()
-                record(key: key, under: [], at: position)
+                noteDepth(key.count, at: position)
                 table = key
                 skipToEndOfLine()
             } else {
@@ -157,15 +125,11 @@ private struct Scanner {
         }
     }
 
-    /// `key = value`; `prefix` nil means the key is inside an array and its path is not recorded.
+    /// `key = value`; `prefix` nil means the key is inside an array, its depth counted from there.
     mutating func keyValue(prefix: [String]?) {
         let position = here
         let key = keyPath()
-        if let prefix {
-            record(key: key, under: prefix, at: position)
-        } else {
-            noteDepth(key.count, at: position)
-        }
+        noteDepth((prefix?.count ?? 0) + key.count, at: position)
         skipBlank(newlines: false)
         if peek() == "=" { advance() }
         skipBlank(newlines: false)
@@ -220,7 +184,7 @@ private struct Scanner {
     /// An array's or inline table's items, from its opening bracket to `close`, separated by
     /// commas; nested past toml++'s limit the rest of the text is skipped (toml++ refuses it).
     private mutating func items(closedBy close: Unicode.Scalar, _ item: (inout Self) -> Void) {
-        guard nesting < SourceMap.maximumNesting else { index = text.count; return }
+        guard nesting < TOMLCrashGuard.maximumNesting else { index = text.count; return }
         nesting += 1
         defer { nesting -= 1 }
         advance()
