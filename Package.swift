@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "RunLoopRules"),
 
         // Linux and C glue.
-        .target(name: "ConfigFile", dependencies: ["Config", "Linux", "CTOMLShim"]),
+        .target(name: "ConfigFile", dependencies: ["Config", "Linux", "Quoting", "CTOMLShim"]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
             "Blitter", "CTurboJPEG", "CJPEGShim", "Linux", "Config",

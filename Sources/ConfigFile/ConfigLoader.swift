@@ -1,5 +1,6 @@
 import Config
 import Linux
+import Quoting
 
 /// The settings a config file and its drop-ins gave, and where each value came from.
 public struct LoadedSettings: Equatable, Sendable {
@@ -205,11 +206,11 @@ private struct Reader {
     mutating func reportUnknown(_ name: String, value: TOMLValue, at position: TOMLPosition?) {
         if value.type == .table {
             let suggestion = Suggestion.closest(to: name, among: SettingsSchema.tables.map(\.name))
-            report(.unknownTable, [name], "unknown table [\(name)]" + (suggestion.map { "; did you mean [\($0)]?" } ?? ""),
+            report(.unknownTable, [name], "unknown table [\(Excerpt(name))]" + (suggestion.map { "; did you mean [\($0)]?" } ?? ""),
                    at: position, suggestion: suggestion)
         } else {
             let suggestion = closestKeyAnywhere(to: name)
-            report(.unknownKey, [name], "unknown key `\(name)` outside any table"
+            report(.unknownKey, [name], "unknown key `\(Excerpt(name))` outside any table"
                 + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: position, suggestion: suggestion)
         }
     }
@@ -220,7 +221,7 @@ private struct Reader {
         let suggestion = elsewhere.map { "\($0.name).\(key)" }
             ?? Suggestion.closest(to: key, among: table.keys.map(\.name))
             ?? closestKeyAnywhere(to: key)
-        report(.unknownKey, [table.name, key], "unknown key `\(key)` in [\(table.name)]"
+        report(.unknownKey, [table.name, key], "unknown key `\(Excerpt(key))` in [\(table.name)]"
             + (suggestion.map { "; did you mean `\($0)`?" } ?? ""), at: position, suggestion: suggestion)
     }
 

@@ -1,4 +1,5 @@
 import Config
+import Quoting
 import RunLoopRules
 
 /// What is wrong with one value, before the loader adds where it is.
@@ -89,7 +90,7 @@ extension SettingKey {
                 return .failure(wrongType(key, expected, value, separator: ";"))
             }
             guard let choice = Choice(rawValue: string) else {
-                return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quoted(string))"))
+                return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quotedExcerpt(string))"))
             }
             return .success(choice)
         }, encode: { quoted($0.rawValue) }, samples: Choice.allCases.map { quoted($0.rawValue) })
@@ -105,7 +106,7 @@ extension SettingKey {
             }
             guard isValid(string) else {
                 return .failure(Complaint(kind: .badFormat, message:
-                    "`\(key)` must be \(expected); got \(quoted(string))"))
+                    "`\(key)` must be \(expected); got \(quotedExcerpt(string))"))
             }
             return .success(string)
         }, encode: { quoted($0) }, samples: [quoted(example)])
@@ -138,7 +139,7 @@ extension SettingKey {
             if string == off { return .success(nil) }
             guard let parsed = parse(string) else {
                 return .failure(Complaint(kind: .badFormat, message:
-                    "`\(key)` must be \(expected); got \(quoted(string))"))
+                    "`\(key)` must be \(expected); got \(quotedExcerpt(string))"))
             }
             return .success(parsed)
         }, encode: { quoted($0.map(format) ?? off) }, samples: [quoted(off), quoted(example)])
@@ -159,7 +160,7 @@ extension SettingKey {
                 return .failure(wrongType(key, expected, value, separator: ";"))
             }
             guard string == "auto" else {
-                return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quoted(string))"))
+                return .failure(Complaint(kind: .notOneOf, message: "`\(key)` \(expected); got \(quotedExcerpt(string))"))
             }
             return .success(nil)
         }, encode: { rotation in rotation.map { "\($0.rawValue)" } ?? quoted("auto") },
@@ -174,7 +175,7 @@ extension SettingKey {
                 return .failure(wrongType(key, expected, value))
             }
             guard let color = HexColor.parse(string) else {
-                return .failure(Complaint(kind: .badFormat, message: "`\(key)` \(expected); got \(quoted(string))"))
+                return .failure(Complaint(kind: .badFormat, message: "`\(key)` \(expected); got \(quotedExcerpt(string))"))
             }
             return .success(color)
         }, encode: { quoted(HexColor.format($0)) }, samples: [quoted("#000000"), quoted("#FFFFFF")])
@@ -240,7 +241,7 @@ extension SettingKey {
                         Suggestion.closest(to: $0, among: Weekday.allCases.map(\.name))
                     }
                     return .failure(Complaint(kind: .badFormat, message:
-                        "`\(key)` element \(index + 1) must be \(expected); got \(quoted(string)): \(failure.reason)"
+                        "`\(key)` element \(index + 1) must be \(expected); got \(quotedExcerpt(string)): \(failure.reason)"
                         + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
                 }
             }
@@ -278,7 +279,7 @@ func typeName(_ value: TOMLValue) -> String {
 
 /// "a string", "an integer" … with the value for scalars, for messages about array elements.
 func describeValue(_ value: TOMLValue) -> String {
-    if let string = value.string { return "a string \(quoted(string))" }
+    if let string = value.string { return "a string \(quotedExcerpt(string))" }
     if let number = numberValue(value) { return formatNumber(number) }
     let name = typeName(value)
     return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
@@ -292,6 +293,11 @@ func formatNumber(_ number: Double) -> String {
 
 func formatRange(_ range: ClosedRange<Double>) -> String {
     "\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))"
+}
+
+/// `string` quoted as a message shows a value read from the file: a bounded excerpt (SPEC §6).
+func quotedExcerpt(_ string: String) -> String {
+    quoted(Excerpt(string).description)
 }
 
 /// A TOML basic string, which is a JSON string too (the two agree on \", \\, \n, \t, \r and \uXXXX):

@@ -1,4 +1,5 @@
 import CTOMLShim
+import Quoting
 
 /// What kind of TOML value a `TOMLValue` is.
 enum TOMLType: Equatable {
@@ -105,7 +106,8 @@ extension TOMLTable {
         }
         defer { vt_toml_free(&document) }
         if let error = document.error {
-            throw TOMLParseFailure(message: String(cString: error), line: Int(document.error_line),
+            // toml++ quotes keys and text from the file in its messages: bounded like any other quote.
+            throw TOMLParseFailure(message: Excerpt(String(cString: error)).description, line: Int(document.error_line),
                                    column: Int(document.error_column))
         }
         var reader = NodeReader(nodes: UnsafeBufferPointer(start: document.nodes, count: document.count))

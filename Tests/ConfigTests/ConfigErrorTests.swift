@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ConfigFile
 
@@ -20,6 +21,23 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
 }
 
 @Suite struct ConfigErrorTests {
+    /// A message quotes a bounded excerpt of what it read, however long the value or key (SPEC §6).
+    /// Each `HUGE` is replaced with a megabyte of one letter.
+    @Test(arguments: [
+        "[photos]\nsort = \"HUGE\"\n",
+        "[grid]\nHUGE = 1\n",
+        "[HUGE]\n",
+        "[grid]\ncolumns = 4\nHUGE = 1\nHUGE = 2\n",
+        "[display]\nmode = \"9HUGEx1\"\n",
+        "[input]\ncalibration = [\"HUGE\", 0, 0, 0, 1, 0]\n",
+    ])
+    func aHugeValueOrKeyIsQuotedAsAnExcerpt(_ template: String) throws {
+        let text = template.replacingOccurrences(of: "HUGE", with: String(repeating: "h", count: 1_000_000))
+        let found = try problem(text)
+        #expect(found.message.utf8.count < 600, "\(found.message.utf8.count) bytes")
+        #expect(found.message.contains("bytes cut"))
+    }
+
     @Test func syntaxErrorHasTOMLPlusPlusPosition() throws {
         let found = try problem("[grid]\ncolumns = 4\nspacing = = 3\n")
         #expect(found.kind == .syntax)
