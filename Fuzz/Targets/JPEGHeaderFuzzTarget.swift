@@ -33,6 +33,13 @@ public enum JPEGHeaderFuzzTarget {
         _ = EXIF.dateTimeOriginal(app1Payload: exif)
         _ = XMPCaption.read(app1Payload: (Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + array)[...])
         _ = IPTCCaption.read(app13Payload: (Array("Photoshop 3.0".utf8) + [0] + array)[...])
+        // The caption blocks as the decode workers take them from a photo's bytes, and the caption
+        // sources read from them.
+        if let metadata = PhotoDecoder.metadata(in: array) {
+            for packet in metadata.xmp { _ = XMPCaption.read(packet: packet) }
+            for resources in metadata.photoshop { _ = IPTCCaption.read(photoshopResources: resources) }
+            for tiff in metadata.exif { _ = (EXIF.imageDescription(tiff: tiff), EXIF.dateTimeOriginal(tiff: tiff)) }
+        }
         guard let decoder else { return .rejected("no TurboJPEG handle") }
         do {
             let header = try decoder.readHeader(bytes: array, path: "fuzz.jpg")

@@ -5,9 +5,9 @@ import Linux
 /// dc:title/dc:description, IPTC Object Name/Caption-Abstract, EXIF ImageDescription; with the
 /// date taken (EXIF DateTimeOriginal) in `dateFormat` when `includeDate`.
 ///
-/// Runs on a decode worker, never on the frame loop. Every read is bounded: the sidecar to
-/// `sidecarLimit` bytes through `RegularFile`, the photo to its headers (the metadata segments'
-/// own lengths bound what is parsed). A source that is malformed is skipped for the next one and
+/// Runs on a decode worker, never on the frame loop, with the metadata blocks of the bytes the
+/// worker decoded (the photo is not opened again). Every read is bounded: the sidecar to
+/// `sidecarLimit` bytes through `RegularFile`; the blocks' own lengths bound what is parsed. A source that is malformed is skipped for the next one and
 /// reported in `warning`, one line naming the file.
 public struct CaptionReader: Sendable {
     public var includeDate: Bool
@@ -15,12 +15,9 @@ public struct CaptionReader: Sendable {
     public var maxFileMegabytes: Int
 
     public static let sidecarLimit = 64 * 1024
-    /// How much of the photo's start is read for its metadata at most: headers run to a few
-    /// hundred kilobytes (an embedded preview, ICC profiles); 64 APP segments of 64 KB fit.
-    public static let headerLimit = 4 << 20
 
     public init(includeDate: Bool = false, dateFormat: String = "%e %B %Y",
-                maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes) {
+                maxFileMegabytes: Int = DecodeOptions.defaultMaxFileMegabytes) {
         self.includeDate = includeDate
         self.dateFormat = dateFormat
         self.maxFileMegabytes = maxFileMegabytes
@@ -41,7 +38,29 @@ public struct CaptionReader: Sendable {
         return photoPath + ".txt"
     }
 
+    /// The caption of the photo at `photoPath`, its metadata read from the file (opened once):
+    /// for a caption read on its own. The decode workers use `read(photoPath:metadata:)` with the
+    /// blocks of the bytes they decoded.
     public func read(photoPath: String) -> Reading {
+        read(photoPath: photoPath) { problems in
+            do {
+                return try PhotoDecoder.metadata(path: photoPath, options: DecodeOptions(maxFileMegabytes: maxFileMegabytes))
+            } catch let error as PhotoError {
+                problems.append("\(error.reason)")
+            } catch {
+                problems.append("\(error)")
+            }
+            return .none
+        }
+    }
+
+    /// The caption of the photo at `photoPath` whose metadata blocks are `metadata`; only the
+    /// sidecar is read.
+    public func read(photoPath: String, metadata: ImageMetadata) -> Reading {
+        read(photoPath: photoPath) { _ in metadata }
+    }
+
+    private func read(photoPath: String, metadata readMetadata: (inout [String]) -> ImageMetadata) -> Reading {
         var problems: [String] = []
         var text: (title: String?, description: String?, source: Caption.Source)?
 
@@ -52,12 +71,12 @@ public struct CaptionReader: Sendable {
         case .absent, .found: break  // none, or only white space
         }
         let needsMetadata = text == nil || includeDate
-        let segments = needsMetadata ? readMetadata(photoPath, problems: &problems) : []
+        let metadata = needsMetadata ? readMetadata(&problems) : .none
         if text == nil {
-            text = Self.text(in: segments, problems: &problems)
+            text = Self.text(in: metadata, problems: &problems)
         }
         var date: String?
-        if includeDate, let fields = segments.lazy.filter({ $0.marker == 0xE1 }).compactMap({ EXIF.dateTimeOriginal(app1Payload: $0.payload) }).first {
+        if includeDate, let fields = metadata.exif.lazy.compactMap({ EXIF.dateTimeOriginal(tiff: $0) }).first {
             date = LocalTimeFormat.format(dateFormat, year: fields.year, month: fields.month, day: fields.day,
                                           hour: fields.hour, minute: fields.minute, second: fields.second)
         }
@@ -93,46 +112,16 @@ public struct CaptionReader: Sendable {
         return .found(title: title, description: description)
     }
 
-    struct Segment {
-        var marker: UInt8
-        var payload: ArraySlice<UInt8>
-    }
-
-    /// The APP1 and APP13 segments of the photo's headers.
-    func readMetadata(_ path: String, problems: inout [String]) -> [Segment] {
-        do {
-            let file = try PhotoFile(path: path, maxMegabytes: maxFileMegabytes)
-            defer { file.close() }
-            var bytes = try file.readPrefix(64 * 1024)
-            while true {
-                let layout = JPEGLayout(parsing: bytes[...])
-                if case let .endOfData(needed) = layout.stop, bytes.count < file.size, bytes.count < Self.headerLimit {
-                    let more = try file.readPrefix(min(Self.headerLimit, max(needed, bytes.count * 2)))
-                    if more.count > bytes.count {
-                        bytes = more
-                        continue
-                    }
-                }
-                return layout.metadata.map { Segment(marker: $0.marker, payload: bytes[$0.payload]) }
-            }
-        } catch let error as PhotoError {
-            problems.append("\(error.reason)")
-        } catch {
-            problems.append("\(error)")
-        }
-        return []
-    }
-
     /// XMP, then IPTC, then EXIF: the first with a title or description.
-    static func text(in segments: [Segment], problems: inout [String]) -> (title: String?, description: String?, source: Caption.Source)? {
-        let sources: [(marker: UInt8, source: Caption.Source, read: (ArraySlice<UInt8>) -> CaptionText)] = [
-            (0xE1, .xmp, XMPCaption.read(app1Payload:)),
-            (0xED, .iptc, IPTCCaption.read(app13Payload:)),
-            (0xE1, .exif, EXIF.imageDescription(app1Payload:)),
+    static func text(in metadata: ImageMetadata, problems: inout [String]) -> (title: String?, description: String?, source: Caption.Source)? {
+        let sources: [(blocks: [ArraySlice<UInt8>], source: Caption.Source, read: (ArraySlice<UInt8>) -> CaptionText)] = [
+            (metadata.xmp, .xmp, XMPCaption.read(packet:)),
+            (metadata.photoshop, .iptc, IPTCCaption.read(photoshopResources:)),
+            (metadata.exif, .exif, EXIF.imageDescription(tiff:)),
         ]
-        for (marker, source, read) in sources {
-            for segment in segments where segment.marker == marker {
-                switch read(segment.payload) {
+        for (blocks, source, read) in sources {
+            for block in blocks {
+                switch read(block) {
                 case let .found(title, description) where !Caption(title: title, description: description, source: source).paragraphs.isEmpty:
                     return (title, description, source)
                 case let .malformed(problem): problems.append(problem)

@@ -28,17 +28,29 @@ public final class DecodeQueue: @unchecked Sendable {
 
     private let state: State
 
-    /// The queue for real photos: each worker owns a `JPEGDecoder`.
+    /// The queue for real photos: each worker owns a `PhotoDecoder` (the format chosen by each
+    /// file's content). With `captions`, a screen image's decode also reads the photo's caption,
+    /// from the same bytes, the first time.
     public convenience init(cache: ImageCache, diskCache: ThumbnailDiskCache? = nil, workers: Int = 2,
-                            capacity: Int = 256, maxMegapixels: Double = 100,
-                            maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, logger: Logger, completion: @escaping Completion) {
-        self.init(cache: cache, diskCache: diskCache, workers: workers, capacity: capacity, logger: logger, makeDecoder: {
-            let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes)
+                            capacity: Int = 256, decoding options: DecodeOptions = DecodeOptions(),
+                            captions: CaptionShelf? = nil, logger: Logger, completion: @escaping Completion) {
+        self.init(cache: cache, diskCache: diskCache, workers: workers, capacity: capacity, logger: logger,
+                  makeDecoder: Self.photoDecoder(options, captions: captions), completion: completion)
+    }
+
+    /// Each worker's decode of real photos: the key's file at the key's size through a
+    /// `PhotoDecoder` of its own (opened once), and the caption errand on the same bytes.
+    public static func photoDecoder(_ options: DecodeOptions,
+                                    captions: CaptionShelf? = nil) -> @Sendable () throws -> DecodeFunction {
+        return {
+            let decoder = try PhotoDecoder(options: options)
             return { key in
-                let image = try decoder.decode(path: key.path, to: key.size)
+                let wantsCaption = key.kind == .screen && captions.map { !$0.knows(key.path) } == true
+                let (image, metadata) = try decoder.decode(path: key.path, to: key.size, metadata: wantsCaption)
+                if let captions, let metadata { captions.read(path: key.path, metadata: metadata) }
                 return (image.bitmap, image.warning)
             }
-        }, completion: completion)
+        }
     }
 
     /// A queue with any decoder (tests, simulations).
@@ -284,7 +296,7 @@ extension DecodeQueue {
                 } catch let error as PhotoError {
                     result = .failure(error)
                 } catch {
-                    result = .failure(PhotoError(path: key.path, reason: .decoder("\(error)")))
+                    result = .failure(PhotoError(path: key.path, reason: .corrupt(format: "image", "\(error)")))
                 }
 
                 var logLine: String?

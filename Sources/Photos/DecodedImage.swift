@@ -3,8 +3,9 @@ import Blitter
 /// A decoded photo, upright and resampled to the size that was asked for.
 public struct DecodedImage: Sendable {
     public let bitmap: Bitmap
-    public let header: JPEGHeader
-    /// The factor the decoder scaled by, and its output size (stored orientation), before resampling.
+    public let header: ImageHeader
+    /// The factor the decoder scaled by while decoding (1/1 for one that cannot), and its output
+    /// size (stored orientation), before resampling.
     public let scale: ScalingFactor
     public let decodedSize: ImageSize
     /// Set when the decoder warned (truncated or corrupt data): the image is shown, partly grey

@@ -38,7 +38,12 @@ public enum EXIF {
     /// IFD0's ImageDescription, as a caption's description. What cameras write there by themselves
     /// ("OLYMPUS DIGITAL CAMERA", "SONY DSC", their make or model) is no caption.
     public static func imageDescription(app1Payload payload: ArraySlice<UInt8>) -> CaptionText {
-        guard let block = Block(app1Payload: payload) else { return .absent }
+        tiff(inApp1Payload: payload).map { imageDescription(tiff: $0) } ?? .absent
+    }
+
+    /// `imageDescription(app1Payload:)` of a bare TIFF structure (any format's EXIF block).
+    public static func imageDescription(tiff: ArraySlice<UInt8>) -> CaptionText {
+        guard let block = Block(tiff: tiff) else { return .absent }
         switch block.text(imageDescriptionTag, inIFDAt: block.firstIFD, name: "ImageDescription") {
         case .absent: return .absent
         case let .text(text):
@@ -69,13 +74,25 @@ public enum EXIF {
 
     /// The Exif IFD's DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), as its fields.
     public static func dateTimeOriginal(app1Payload payload: ArraySlice<UInt8>) -> DateFields? {
-        guard let block = Block(app1Payload: payload),
+        tiff(inApp1Payload: payload).flatMap { dateTimeOriginal(tiff: $0) }
+    }
+
+    /// `dateTimeOriginal(app1Payload:)` of a bare TIFF structure (any format's EXIF block).
+    public static func dateTimeOriginal(tiff: ArraySlice<UInt8>) -> DateFields? {
+        guard let block = Block(tiff: tiff),
               case let .found(pointer)? = block.entry(exifIFDTag, inIFDAt: block.firstIFD), pointer.type == typeLong,
               let offset = block.reader.u32(at: pointer.valueOffset),
               case let .text(value) = block.text(dateTimeOriginalTag, inIFDAt: Int(offset), name: "DateTimeOriginal") else {
             return nil
         }
         return DateFields(exif: value)
+    }
+
+    static let app1Header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+
+    /// The TIFF structure of a JPEG APP1 segment's payload, when it is an EXIF block.
+    static func tiff(inApp1Payload payload: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        payload.starts(with: app1Header) ? payload.dropFirst(app1Header.count) : nil
     }
 
     struct Entry {
@@ -96,9 +113,12 @@ public enum EXIF {
         let firstIFD: Int
 
         init?(app1Payload payload: ArraySlice<UInt8>) {
-            let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
-            guard payload.count >= header.count, payload.prefix(header.count).elementsEqual(header) else { return nil }
-            let tiff = Array(payload.dropFirst(header.count))
+            guard let tiff = EXIF.tiff(inApp1Payload: payload) else { return nil }
+            self.init(tiff: tiff)
+        }
+
+        init?(tiff slice: ArraySlice<UInt8>) {
+            let tiff = Array(slice)
             guard tiff.count >= 8 else { return nil }
             let bigEndian: Bool
             switch (tiff[0], tiff[1]) {

@@ -13,7 +13,12 @@ public enum IPTCCaption {
     /// The Object Name as the title, the Caption/Abstract as the description.
     public static func read(app13Payload payload: ArraySlice<UInt8>) -> CaptionText {
         guard payload.starts(with: header) else { return .absent }
-        let bytes = Array(payload.dropFirst(header.count))
+        return read(photoshopResources: payload.dropFirst(header.count))
+    }
+
+    /// The same from the 8BIM resources alone (any format's Photoshop block).
+    public static func read(photoshopResources resources: ArraySlice<UInt8>) -> CaptionText {
+        let bytes = Array(resources)
         var at = 0
         while at < bytes.count {
             guard at + 12 <= bytes.count, bytes[at..<(at + 4)].elementsEqual(resourceSignature) else {

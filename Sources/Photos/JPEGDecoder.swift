@@ -11,20 +11,21 @@ import CTurboJPEG
 public final class JPEGDecoder {
     public let maxMegapixels: Double
     /// SPEC §4's default for photos.max_file_megabytes.
-    public static let defaultMaxFileMegabytes = 200
+    public static let defaultMaxFileMegabytes = DecodeOptions.defaultMaxFileMegabytes
     /// photos.max_file_megabytes: a larger file is refused when it is opened, before it is read.
     public let maxFileMegabytes: Int
     private let handle: tjhandle
     private let scalingFactors: [ScalingFactor]
 
-    /// How much of a file the header read takes first; more is read only when the headers
-    /// (EXIF, ICC profiles) go on past it.
-    static let headerPrefix = 64 * 1024
 
     public struct SetupError: Error, CustomStringConvertible {
         public let call: String
         public let message: String
         public var description: String { "\(call) failed: \(message)" }
+    }
+
+    public convenience init(options: DecodeOptions) throws {
+        try self.init(maxMegapixels: options.maxMegapixels, maxFileMegabytes: options.maxFileMegabytes)
     }
 
     public init(maxMegapixels: Double = 100, maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes) throws {
@@ -52,11 +53,12 @@ public final class JPEGDecoder {
     public func readHeader(path: String) throws -> JPEGHeader {
         let file = try PhotoFile(path: path, maxMegabytes: maxFileMegabytes)
         defer { file.close() }
-        return try readHeader(file: file)
+        return try readHeader(start: try file.readPrefix(PhotoDecoder.headerPrefix), file: file)
     }
 
-    private func readHeader(file: PhotoFile) throws -> JPEGHeader {
-        var bytes = try file.readPrefix(Self.headerPrefix)
+    /// The checked header of `file`, whose first bytes `start` were read already.
+    func readHeader(start: [UInt8], file: PhotoFile) throws -> JPEGHeader {
+        var bytes = start
         while true {
             let layout = JPEGLayout(parsing: bytes[...])
             if case let .endOfData(needed) = layout.stop, bytes.count < file.size {
@@ -79,8 +81,8 @@ public final class JPEGDecoder {
     private func header(of bytes: [UInt8], layout: JPEGLayout, fileSize: Int, path: String) throws -> JPEGHeader {
         func fail(_ reason: PhotoError.Reason) -> PhotoError { PhotoError(path: path, reason: reason) }
         guard fileSize > 0 else { throw fail(.empty) }
-        if case let .notJPEG(first, second) = layout.stop { throw fail(.notJPEG(firstBytes: [first, second])) }
-        if fileSize < 2 { throw fail(.notJPEG(firstBytes: bytes)) }
+        if case let .notJPEG(first, second) = layout.stop { throw fail(.unknownFormat(firstBytes: [first, second])) }
+        if fileSize < 2 { throw fail(.unknownFormat(firstBytes: bytes)) }
 
         // The frame header's own numbers first: these are the cases that must cost nothing.
         if let frame = layout.frame {
@@ -88,7 +90,7 @@ public final class JPEGDecoder {
                 throw fail(.zeroSize(width: frame.width, height: frame.height))
             }
             try checkLimit(width: frame.width, height: frame.height, path: path)
-            guard frame.precision == 8 else { throw fail(.unsupported("\(frame.precision)-bit samples")) }
+            guard frame.precision == 8 else { throw fail(.unsupported(format: Self.formatName, "\(frame.precision)-bit samples")) }
         }
         switch layout.stop {
         case .endOfImage:
@@ -96,7 +98,7 @@ public final class JPEGDecoder {
         case .endOfData:
             throw fail(.truncatedHeader)
         case let .badSegment(offset):
-            throw fail(.decoder("invalid marker segment length at byte \(offset)"))
+            throw fail(.corrupt(format: Self.formatName, "invalid marker segment length at byte \(offset)"))
         case let .startOfScan(dataOffset):
             // Nothing (or only EOI) after the scan header: there is no picture to show.
             if fileSize - dataOffset <= 2 { throw fail(.noImageData) }
@@ -136,7 +138,7 @@ public final class JPEGDecoder {
             let (result, message) = withMessageBuffer { buffer, size in
                 vt_jpeg_read_header(bytes, UInt(bytes.count), 1, 1, &info, buffer, size)
             }
-            guard result != VT_JPEG_ERROR else { throw fail(.decoder(message)) }
+            guard result != VT_JPEG_ERROR else { throw fail(.corrupt(format: Self.formatName, message)) }
             if result == VT_JPEG_WARNING { warning = message }
             guard info.width > 0, info.height > 0 else { throw fail(.zeroSize(width: Int(info.width), height: Int(info.height))) }
             storedSize = ImageSize(width: Int(info.width), height: Int(info.height))
@@ -167,7 +169,7 @@ public final class JPEGDecoder {
         let file = try PhotoFile(path: path, maxMegabytes: maxFileMegabytes)
         defer { file.close() }
         // Check the header before reading the rest: a bomb or a text file costs one small read.
-        _ = try readHeader(file: file)
+        _ = try readHeader(start: try file.readPrefix(PhotoDecoder.headerPrefix), file: file)
         return try decode(bytes: try file.readAll(), path: path, to: target)
     }
 
@@ -197,7 +199,7 @@ public final class JPEGDecoder {
             decoded = decoded.resized(width: storedTarget.width, height: storedTarget.height)
         }
         let bitmap = header.orientation.apply(to: decoded)
-        return DecodedImage(bitmap: bitmap, header: header, scale: factor, decodedSize: decodedSize, warning: warning)
+        return DecodedImage(bitmap: bitmap, header: header.imageHeader, scale: factor, decodedSize: decodedSize, warning: warning)
     }
 
     private func decodeWithTurboJPEG(_ bytes: [UInt8], header: JPEGHeader, factor: ScalingFactor,
@@ -214,7 +216,7 @@ public final class JPEGDecoder {
         if status != 0 {
             let message = String(cString: tjGetErrorStr2(handle))
             guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
-                throw PhotoError(path: path, reason: .decoder(message))
+                throw PhotoError(path: path, reason: .corrupt(format: Self.formatName, message))
             }
             warning = message
         }
@@ -229,10 +231,10 @@ public final class JPEGDecoder {
         let (probe, probeMessage) = withMessageBuffer { buffer, size in
             vt_jpeg_read_header(bytes, UInt(bytes.count), num, denom, &info, buffer, size)
         }
-        guard probe != VT_JPEG_ERROR else { throw PhotoError(path: path, reason: .decoder(probeMessage)) }
+        guard probe != VT_JPEG_ERROR else { throw PhotoError(path: path, reason: .corrupt(format: Self.formatName, probeMessage)) }
         let size = ImageSize(width: Int(info.output_width), height: Int(info.output_height))
         guard !size.isEmpty, size.pixelCount <= header.storedSize.pixelCount else {
-            throw PhotoError(path: path, reason: .decoder("libjpeg output size \(size) for a \(header.storedSize) image"))
+            throw PhotoError(path: path, reason: .corrupt(format: Self.formatName, "libjpeg output size \(size) for a \(header.storedSize) image"))
         }
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         let (result, message) = withMessageBuffer { buffer, messageSize in
@@ -242,7 +244,7 @@ public final class JPEGDecoder {
                                &info, buffer, messageSize)
             }
         }
-        guard result != VT_JPEG_ERROR else { throw PhotoError(path: path, reason: .decoder(message)) }
+        guard result != VT_JPEG_ERROR else { throw PhotoError(path: path, reason: .corrupt(format: Self.formatName, message)) }
         Self.finishPixels(&pixels, cmyk: info.is_cmyk != 0)
         return (Bitmap(width: size.width, height: size.height, stride: size.width, pixels: pixels),
                 result == VT_JPEG_WARNING ? message : nil)
@@ -261,6 +263,41 @@ public final class JPEGDecoder {
         } else {
             for i in pixels.indices { pixels[i] = UInt32(littleEndian: pixels[i]) & 0x00FF_FFFF }
         }
+    }
+}
+
+extension JPEGDecoder: ImageDecoder {
+    static var formatName: String { "JPEG" }
+    static var fileExtensions: [String] { ["jpg", "jpeg"] }
+
+    /// SOI: FF D8.
+    static func claims(_ start: ArraySlice<UInt8>) -> Bool {
+        start.starts(with: [0xFF, 0xD8])
+    }
+
+    /// The APP1 (EXIF, XMP) and APP13 (Photoshop) segments before the first scan, their
+    /// signatures taken off.
+    static func metadata(in bytes: [UInt8]) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        for segment in JPEGLayout(parsing: bytes[...]).metadata {
+            let payload = bytes[segment.payload]
+            if segment.marker == 0xE1, let tiff = EXIF.tiff(inApp1Payload: payload) {
+                metadata.exif.append(tiff)
+            } else if segment.marker == 0xE1, XMPCaption.isXMP(payload) {
+                metadata.xmp.append(payload.dropFirst(XMPCaption.header.count))
+            } else if segment.marker == 0xED, payload.starts(with: IPTCCaption.header) {
+                metadata.photoshop.append(payload.dropFirst(IPTCCaption.header.count))
+            }
+        }
+        return metadata
+    }
+
+    func header(start: [UInt8], file: PhotoFile) throws -> ImageHeader {
+        try readHeader(start: start, file: file).imageHeader
+    }
+
+    func decode(_ bytes: [UInt8], path: String, to target: ImageSize) throws -> DecodedImage {
+        try decode(bytes: bytes, path: path, to: target)
     }
 }
 

@@ -22,6 +22,12 @@ public struct JPEGHeader: Equatable, Sendable {
     /// `JPEGLayout.coefficientBufferBytes`).
     public let coefficientBufferBytes: Int
 
+    /// The format-neutral header the rest of Photos sees.
+    var imageHeader: ImageHeader {
+        ImageHeader(format: JPEGDecoder.formatName, storedSize: storedSize, orientation: orientation,
+                    workingBytes: coefficientBufferBytes, warning: warning)
+    }
+
     /// The displayed size, after the EXIF orientation.
     public var size: ImageSize { orientation.orientedSize(storedSize) }
 }

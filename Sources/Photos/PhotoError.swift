@@ -8,34 +8,36 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case unreadable(SystemError)
         /// Zero bytes.
         case empty
-        /// The first two bytes are not the JPEG SOI marker.
-        case notJPEG(firstBytes: [UInt8])
-        /// JPEG markers but no image in them (for instance only SOI and EOI).
+        /// No decoder claims the file: its first bytes are no format Vitrine reads (a text file,
+        /// or a format of SPEC §11 whose decoder is not there yet).
+        case unknownFormat(firstBytes: [UInt8])
+        /// The format's headers but no image in them (a JPEG of only SOI and EOI).
         case noImage
-        /// The file ends (or its markers break off) before the image data starts.
+        /// The file ends (or its headers break off) before the image data starts.
         case truncatedHeader
-        /// All headers but no image data after the scan header.
+        /// All headers but no image data after them.
         case noImageData
         /// A file larger than `photos.max_file_megabytes`; refused before it is read.
         case fileTooLarge(bytes: Int, maxMegabytes: Int)
-        /// A width or height of 0 in the frame header.
+        /// A width or height of 0 in the header.
         case zeroSize(width: Int, height: Int)
         /// More pixels than `photos.max_megapixels` allows; refused before any pixel is allocated.
         case tooLarge(width: Int, height: Int, maxMegapixels: Double)
-        /// A valid JPEG this decoder does not handle (12-bit samples, lossless, ...).
-        case unsupported(String)
-        /// The decoder refused the data: its own message.
-        case decoder(String)
+        /// A valid file of `format` its decoder does not handle (a 12-bit JPEG, ...).
+        case unsupported(format: String, String)
+        /// The decoder of `format` refused the data: its own message.
+        case corrupt(format: String, String)
 
-        /// The reasons as `/metrics` labels them, every one (a gauge per reason, zeros too).
-        public static let labels = ["unreadable", "empty", "not_jpeg", "no_image", "truncated_header", "no_image_data",
-                                    "file_too_large", "zero_size", "too_large", "unsupported", "decoder"]
+        /// The reasons as `/metrics` labels them, every one (a gauge per reason, zeros too). They
+        /// name what is wrong with the file, never a format, so that one more decoder adds none.
+        public static let labels = ["unreadable", "empty", "unknown_format", "no_image", "truncated_header", "no_image_data",
+                                    "file_too_large", "zero_size", "too_large", "unsupported", "corrupt"]
 
         public var label: String {
             switch self {
             case .unreadable: "unreadable"
             case .empty: "empty"
-            case .notJPEG: "not_jpeg"
+            case .unknownFormat: "unknown_format"
             case .noImage: "no_image"
             case .truncatedHeader: "truncated_header"
             case .noImageData: "no_image_data"
@@ -43,7 +45,7 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
             case .zeroSize: "zero_size"
             case .tooLarge: "too_large"
             case .unsupported: "unsupported"
-            case .decoder: "decoder"
+            case .corrupt: "corrupt"
             }
         }
 
@@ -54,27 +56,27 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
                 return error.errno == nil ? "\(error.reason)" : "cannot read the file: \(error.descriptionWithoutPath)"
             case .empty:
                 return "empty file (0 bytes)"
-            case let .notJPEG(bytes):
+            case let .unknownFormat(bytes):
                 let hex = bytes.map { "0x" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
-                return "not a JPEG file (starts with \(hex.joined(separator: " ")))"
+                return "not an image format Vitrine reads (starts with \(hex.joined(separator: " ")))"
             case .noImage:
-                return "JPEG markers but no image in them"
+                return "headers but no image in them"
             case .truncatedHeader:
-                return "truncated: the file ends inside the JPEG headers"
+                return "truncated: the file ends inside its headers"
             case .noImageData:
                 return "truncated: headers only, no image data"
             case let .fileTooLarge(bytes, maxMegabytes):
                 return "file too large: \((Double(bytes) / 1048576).formatted1) MB, above photos.max_file_megabytes = \(maxMegabytes)"
             case let .zeroSize(width, height):
-                return "invalid image size \(width)x\(height) in the frame header"
+                return "invalid image size \(width)x\(height) in the header"
             case let .tooLarge(width, height, maxMegapixels):
                 let megapixels = Double(width) * Double(height) / 1e6
                 return "image too large: \(width)x\(height) is \(megapixels.formatted1) megapixels, "
                     + "above photos.max_megapixels = \(maxMegapixels.formatted1)"
-            case let .unsupported(what):
-                return "unsupported JPEG: \(what)"
-            case let .decoder(message):
-                return "corrupt or unsupported JPEG: \(message)"
+            case let .unsupported(format, what):
+                return "unsupported \(format): \(what)"
+            case let .corrupt(format, message):
+                return "corrupt or unsupported \(format): \(message)"
             }
         }
     }

@@ -11,10 +11,10 @@ final class PhotoFile {
     let modified: Date
     private let file: RegularFile
 
-    init(path: String, maxMegabytes: Int) throws {
+    init(path: String, maxMegabytes: Int, opener: PhotoFileOpener = .linux) throws(PhotoError) {
         self.path = path
         maxBytes = maxMegabytes << 20
-        file = try Self.unreadable(path) { () throws(SystemError) in try RegularFile(path: path) }
+        file = try Self.unreadable(path) { () throws(SystemError) in try opener.open(path) }
         size = file.size
         guard size <= maxBytes else {
             file.close()
@@ -23,14 +23,18 @@ final class PhotoFile {
         modified = Date(timeIntervalSince1970: Double(file.modifiedNanoseconds) / 1e9)
     }
 
+    convenience init(path: String, options: DecodeOptions) throws(PhotoError) {
+        try self.init(path: path, maxMegabytes: options.maxFileMegabytes, opener: options.files)
+    }
+
     func close() { file.close() }
 
     /// Up to `count` bytes from the start of the file (fewer if the file is shorter or shrinks).
-    func readPrefix(_ count: Int) throws -> [UInt8] {
+    func readPrefix(_ count: Int) throws(PhotoError) -> [UInt8] {
         try Self.unreadable(path) { () throws(SystemError) in try file.readPrefix(count) }
     }
 
-    func readAll() throws -> [UInt8] {
+    func readAll() throws(PhotoError) -> [UInt8] {
         try Self.unreadable(path) { () throws(SystemError) in try file.readAll(limit: maxBytes) }
     }
 

@@ -1,32 +1,41 @@
 import Foundation
 
-/// One photo of the library, as its headers describe it (nothing decoded).
+/// One still picture of the library, as its headers describe it (nothing decoded), whatever its
+/// format.
 public struct PhotoInfo: Hashable, Sendable {
     public let path: String
     public let fileSize: Int
     public let modified: Date
-    /// The size as stored in the JPEG frame header.
+    /// The format its content says it is ("JPEG"), as its decoder names it.
+    public let format: String
+    /// The size as stored in the file, before the orientation is applied.
     public let storedSize: ImageSize
     public let orientation: Orientation
-    /// The decoder's whole-image buffer (a progressive JPEG's coefficients), held while any
-    /// decode of this file runs, whatever its output size.
-    public let coefficientBufferBytes: Int
-    /// The displayed size, after the EXIF orientation: the one layout uses.
+    /// The decoder's working memory besides its output, whatever the target (a progressive
+    /// JPEG's coefficients): `ImageHeader.workingBytes`.
+    public let decoderBytes: Int
+    /// The displayed size, after the orientation: the one layout uses.
     public var size: ImageSize { orientation.orientedSize(storedSize) }
 
-    public init(path: String, fileSize: Int, modified: Date, storedSize: ImageSize, orientation: Orientation,
-                coefficientBufferBytes: Int = 0) {
+    public init(path: String, fileSize: Int, modified: Date, format: String, storedSize: ImageSize,
+                orientation: Orientation, decoderBytes: Int = 0) {
         self.path = path
         self.fileSize = fileSize
         self.modified = modified
+        self.format = format
         self.storedSize = storedSize
         self.orientation = orientation
-        self.coefficientBufferBytes = coefficientBufferBytes
+        self.decoderBytes = decoderBytes
+    }
+
+    public init(path: String, fileSize: Int, modified: Date, header: ImageHeader) {
+        self.init(path: path, fileSize: fileSize, modified: modified, format: header.format, storedSize: header.storedSize,
+                  orientation: header.orientation, decoderBytes: header.workingBytes)
     }
 
     /// What a decode of this photo holds besides its output: the file, read whole, and the
-    /// decoder's whole-image buffer.
-    public var decodeSourceBytes: Int { fileSize + coefficientBufferBytes }
+    /// decoder's working memory.
+    public var decodeSourceBytes: Int { fileSize + decoderBytes }
 
     /// The file name without its directory.
     public var name: String { (path as NSString).lastPathComponent }

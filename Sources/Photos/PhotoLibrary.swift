@@ -2,23 +2,24 @@ import Config
 import Foundation
 import Linux
 import Logging
-import SystemPackage
 
-/// The photos of one directory: every *.jpg / *.jpeg (any case, not hidden, not a copy or sync
-/// tool's partial file, not in subdirectories) whose headers are sound, in the configured order. Only headers are read; bad files are left out
-/// with one warning each and listed in `rejects`.
+/// The items of one directory: every file with a photo format's name (`PhotoDecoder.isCandidateName`:
+/// *.jpg / *.jpeg, any case; not hidden, not a copy or sync tool's partial file, not in
+/// subdirectories) whose content a decoder claims and whose headers are sound, in the configured
+/// order. Only headers are read, each file opened once; bad files are left out with one warning
+/// each and listed in `rejects`.
 public struct PhotoLibrary: Sendable {
     public let directory: String
-    public let photos: [PhotoInfo]
+    public let items: [LibraryItem]
     /// The files left out, in name order, each with its reason.
     public let rejects: [PhotoError]
 
     /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
-    /// cannot be listed (a `PhotoError`) or no TurboJPEG decompressor can be made.
+    /// cannot be listed (a `PhotoError`) or a decoder cannot be made (no TurboJPEG decompressor).
     /// `excluding`: names being written now (the folder watch knows them): not complete yet.
     public init(scanning directory: String, order: Settings.Sort = .name, maxMegapixels: Double = 100,
-                maxFileMegabytes: Int = JPEGDecoder.defaultMaxFileMegabytes, excluding: Set<String> = [],
-                logger: Logger) throws {
+                maxFileMegabytes: Int = DecodeOptions.defaultMaxFileMegabytes, excluding: Set<String> = [],
+                files: PhotoFileOpener = .linux, logger: Logger) throws {
         self.directory = directory
         let entries: [(name: String, kind: FileKind?)]
         do {
@@ -26,7 +27,8 @@ public struct PhotoLibrary: Sendable {
         } catch {
             throw PhotoError(path: directory, reason: .unreadable(error))
         }
-        let decoder = try JPEGDecoder(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes)
+        let decoder = try PhotoDecoder(options: DecodeOptions(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes,
+                                                              files: files))
         var photos: [PhotoInfo] = []
         var rejects: [PhotoError] = []
         let names = entries.filter { $0.kind != .directory && Self.isPhotoName($0.name) && !excluding.contains($0.name) }
@@ -35,7 +37,7 @@ public struct PhotoLibrary: Sendable {
             let path = (directory as NSString).appendingPathComponent(name)
             if entries.contains(where: { $0.name == name && $0.kind == nil }), Self.isDirectory(path) { continue }
             do {
-                photos.append(try Self.info(path: path, decoder: decoder))
+                photos.append(try decoder.info(path: path))
             } catch let error as PhotoError {
                 logger.warning("Skipping photo \(LogLine.escaped(error.path)): \(error.reason)")
                 rejects.append(error)
@@ -47,32 +49,20 @@ public struct PhotoLibrary: Sendable {
                 a.element.modified != b.element.modified ? a.element.modified < b.element.modified : a.offset < b.offset
             }.map(\.element)
         }
-        self.photos = photos
+        items = photos.map(LibraryItem.still)
         self.rejects = rejects
     }
 
     /// A library with known contents (tests, simulations).
-    public init(directory: String, photos: [PhotoInfo], rejects: [PhotoError] = []) {
+    public init(directory: String, items: [LibraryItem], rejects: [PhotoError] = []) {
         self.directory = directory
-        self.photos = photos
+        self.items = items
         self.rejects = rejects
     }
 
-    /// The headers of one file (for a file that appeared or changed after the scan).
-    public static func info(path: String, decoder: JPEGDecoder) throws -> PhotoInfo {
-        let file = try PhotoFile(path: path, maxMegabytes: decoder.maxFileMegabytes)
-        defer { file.close() }
-        let header = try decoder.readHeader(path: path)
-        return PhotoInfo(path: path, fileSize: file.size, modified: file.modified,
-                         storedSize: header.storedSize, orientation: header.orientation,
-                         coefficientBufferBytes: header.coefficientBufferBytes)
-    }
-
-    /// *.jpg or *.jpeg in any case, and not a partial file.
+    /// A name of a photo format (`PhotoDecoder.isCandidateName`) in any case, and not a partial file.
     public static func isPhotoName(_ name: String) -> Bool {
-        guard !isPartialName(name) else { return false }
-        let lower = name.lowercased()
-        return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
+        !isPartialName(name) && PhotoDecoder.isCandidateName(name)
     }
 
     /// Names copy and sync tools write a file under until it is complete, then rename (SPEC §4):
@@ -89,7 +79,6 @@ public struct PhotoLibrary: Sendable {
     private static let partialSuffixes = [".part", ".partial", ".crdownload", ".tmp"]
 
     private static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return FileName.withPath(path) { stat($0, &info) } == 0 && FileKind(mode: info.st_mode) == .directory
+        (try? FileStatus(path: path))?.kind == .directory
     }
 }

@@ -2,11 +2,6 @@ import Blitter
 import Foundation
 import Linux
 import Logging
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Grid thumbnails kept on disk between starts, so that a second start shows the grid without
 /// decoding the 12 MP originals again.
@@ -63,14 +58,15 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
 
         /// The file at `path` as it is now; nil if it cannot be stat'ed or is not a regular file.
         public init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            self.init(path: path, fileSize: Int(info.st_size),
-                      modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+            guard let status = try? FileStatus(path: path), status.kind == .regular else { return nil }
+            self.init(path: path, fileSize: status.size, modifiedNanoseconds: status.modifiedNanoseconds)
         }
 
+        /// A relative path made absolute from the working folder (as it is when the key is made;
+        /// if getcwd fails, the relative path is the key).
         private static func absolute(_ path: String) -> String {
-            path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+            guard !path.hasPrefix("/"), let current = try? FileName.currentDirectory() else { return path }
+            return (current as NSString).appendingPathComponent(path)
         }
     }
 
@@ -79,7 +75,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         self.directory = directory
         self.byteLimit = max(0, byteLimit)
         self.logger = logger
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileName.makeDirectories(directory)
     }
 
     /// The thumbnail folder to use: `<configured>/thumbnails`; with nothing configured,
@@ -102,7 +98,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         do {
             return try ThumbnailDiskCache(directory: path, byteLimit: byteLimit, logger: logger)
         } catch {
-            logOnce("No thumbnail cache on disk: cannot create \(path): \(error.localizedDescription)",
+            logOnce("No thumbnail cache on disk: cannot create \(LogLine.escaped(path)): \(error)",
                     level: .warning, logger: logger)
             return nil
         }
@@ -151,7 +147,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         }
         guard let bitmap = image(fileBytes: bytes, for: source, size: size) else {
             logger.debug("Ignoring a bad thumbnail cache file \(LogLine.escaped(path)) for \(LogLine.escaped(source.path))")
-            unlink(path)
+            removeFile(path)
             count { $0.rejected += 1; $0.misses += 1 }
             return nil
         }
@@ -206,25 +202,30 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
     public func prune() {
         pruneLock.withLock {
             var files: [(path: String, bytes: Int, used: Int64)] = []
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let names: [String]
+            do {
+                names = try FileName.list(directory).map(\.name)
+            } catch {
+                logOnceHere("Cannot list the thumbnail cache (\(error)); it is not pruned")
+                names = []
+            }
             let now = Int64(Date().timeIntervalSince1970)
             var removed = 0
             for name in names {
                 let path = (directory as NSString).appendingPathComponent(name)
-                var info = stat()
-                guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                guard let status = try? FileStatus(path: path, followingLinks: false), status.kind == .regular else { continue }
                 if AtomicFile.isTemporary(name: name) {
                     // Another process's write may be under way: only stale ones are debris.
-                    if now - Int64(info.st_mtim.tv_sec) > 3600, unlink(path) == 0 { removed += 1 }
+                    if now - status.modifiedSeconds > 3600, removeFile(path) { removed += 1 }
                     continue
                 }
                 guard name.hasSuffix(".jpg") else { continue }
-                files.append((path, Int(info.st_size), Int64(info.st_mtim.tv_sec)))
+                files.append((path, status.size, status.modifiedSeconds))
             }
             var total = files.reduce(0) { $0 + $1.bytes }
             if total > byteLimit {
                 for file in files.sorted(by: { $0.used < $1.used }) where total > byteLimit / 4 * 3 {
-                    if unlink(file.path) == 0 {
+                    if removeFile(file.path) {
                         total -= file.bytes
                         removed += 1
                     }
@@ -234,6 +235,19 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
                 knownBytes = total
                 counters.pruned += removed
             }
+        }
+    }
+
+    /// Removes a cache file; false if it cannot be (gone already: another viewer pruned it). A
+    /// failure other than ENOENT is logged once: the folder may have become read-only.
+    @discardableResult
+    private func removeFile(_ path: String) -> Bool {
+        do {
+            try FileName.remove(path)
+            return true
+        } catch {
+            if error.errno != .noSuchFileOrDirectory { logOnceHere("Cannot remove a thumbnail cache file: \(error)") }
+            return false
         }
     }
 
@@ -273,7 +287,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         do {
             file = try RegularFile(path: path)
         } catch {
-            if case .notRegularFile = error.reason { unlink(path) }
+            if case .notRegularFile = error.reason { try? FileName.remove(path) }
             return nil
         }
         defer { file.close() }

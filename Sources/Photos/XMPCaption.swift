@@ -15,7 +15,12 @@ public enum XMPCaption {
 
     public static func read(app1Payload payload: ArraySlice<UInt8>) -> CaptionText {
         guard isXMP(payload) else { return .absent }
-        guard let packet = String(validating: payload.dropFirst(header.count), as: UTF8.self) else {
+        return read(packet: payload.dropFirst(header.count))
+    }
+
+    /// The title and description of a bare XMP packet (any format's XMP block).
+    public static func read(packet bytes: ArraySlice<UInt8>) -> CaptionText {
+        guard let packet = String(validating: bytes, as: UTF8.self) else {
             return .malformed("XMP packet is not UTF-8")
         }
         do {

@@ -15,13 +15,13 @@ public final class Viewer {
     public let store: PhotoStore
     private let renderer: Renderer
 
-    public init(settings: Settings, screenSize: Size, photos: [PhotoInfo], logger: Logger,
+    public init(settings: Settings, screenSize: Size, items: [LibraryItem], logger: Logger,
                 onDecoded: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.screenSize = screenSize
         scene = Scene(parameters: settings.scene, screenSize: screenSize,
-                      photoSizes: PhotoStore.orientedSizes(of: photos))
-        store = PhotoStore(photos: photos, screenSize: screenSize, cellSide: scene.grid.cellSize,
+                      photoSizes: PhotoStore.orientedSizes(of: items))
+        store = PhotoStore(items: items, screenSize: screenSize, cellSide: scene.grid.cellSize,
                            cacheMegabytes: settings.cache.megabytes, maxMegapixels: settings.photos.maxMegapixels,
                            maxFileMegabytes: settings.photos.maxFileMegabytes, maxZoom: settings.scene.pager.maxZoom,
                            thumbnailCache: ThumbnailDiskCache.configured(directory: settings.cache.directory, logger: logger),
@@ -57,15 +57,15 @@ public final class Viewer {
         return store.caption(placement.index)
     }
 
-    /// The folder changed: the same photos keep their place on screen where they still exist; an
-    /// open photo that was deleted closes back to the grid.
-    public func replacePhotos(_ photos: [PhotoInfo], at time: Double) {
-        let newIndex = Dictionary(photos.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The folder changed: the same items keep their place on screen where they still exist; an
+    /// open item that was deleted closes back to the grid.
+    public func replaceItems(_ items: [LibraryItem], at time: Double) {
+        let newIndex = Dictionary(items.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
         var change = Scene.OpenPhotoChange.unchanged
-        if let current = scene.currentIndex, store.photos.indices.contains(current) {
-            change = newIndex[store.photos[current].path].map { .movedTo($0) } ?? .removed
+        if let current = scene.currentIndex, store.items.indices.contains(current) {
+            change = newIndex[store.items[current].path].map { .movedTo($0) } ?? .removed
         }
-        store.replacePhotos(photos)
+        store.replaceItems(items)
         scene.setPhotoSizes(store.orientedSizes, openPhoto: change)
     }
 

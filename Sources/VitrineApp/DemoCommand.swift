@@ -39,7 +39,7 @@ public enum DemoCommand {
         print("vitrine: the demo tour, rendered headless: \(photos.count) photos from \(settings.photos.directory) at \(Int(screen.width))x\(Int(screen.height))")
         let tour = DemoTour(screenSize: screen)
         let outcome = try Simulator.simulate(
-            settings: settings, screenSize: screen, photos: photos, input: tour, duration: nil,
+            settings: settings, screenSize: screen, items: photos, input: tour, duration: nil,
             snapshots: tour.highlights.enumerated().map { (time: $1.time, name: String(format: "%02d-%@", $0 + 1, $1.name)) },
             outputDirectory: options.directory,
             tracePath: (options.directory as NSString).appendingPathComponent("trace.jsonl"), logger: logger)

@@ -36,9 +36,9 @@ final class KioskContent {
 
     /// The photos in the folder now; every file left out has been logged with its reason.
     /// `excluding`: names still being written (the folder watch's), not complete yet.
-    func scan(excluding: Set<String> = []) -> [PhotoInfo] {
+    func scan(excluding: Set<String> = []) -> [LibraryItem] {
         let library = try? PhotoFolder.library(settings.photos, excluding: excluding, logger: logger)
-        let photos = library?.photos ?? []
+        let photos = library?.items ?? []
         skipped = Dictionary(grouping: library?.rejects ?? [], by: \.reason.label).mapValues(\.count)
         if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
         status.photoCount = photos.count
@@ -47,7 +47,7 @@ final class KioskContent {
     }
 
     func makeViewer(screen: Size) -> Viewer {
-        Viewer(settings: settings, screenSize: screen, photos: scan(), logger: logger, onDecoded: onDecoded)
+        Viewer(settings: settings, screenSize: screen, items: scan(), logger: logger, onDecoded: onDecoded)
     }
 
     /// SIGHUP: the config file and its drop-ins read again.

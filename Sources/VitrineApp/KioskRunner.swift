@@ -183,7 +183,7 @@ final class KioskRunner {
                 self.rescan(because: "photo folder changed", excluding: writing)
             }
         }
-        logger.info("showing \(viewer.store.photos.count) photos from \(settings.photos.directory)")
+        logger.info("showing \(viewer.store.items.count) photos from \(settings.photos.directory)")
         status.set(.starting)
         // Closed now? Then the display goes off before anything is drawn.
         tick()
@@ -233,7 +233,7 @@ final class KioskRunner {
     private func rescan(because reason: String, excluding writing: Set<String> = []) {
         guard let session else { return }
         let photos = content.scan(excluding: writing)
-        session.viewer.replacePhotos(photos, at: session.sceneTime(now: MonotonicClock.now()))
+        session.viewer.replaceItems(photos, at: session.sceneTime(now: MonotonicClock.now()))
         logger.info("\(reason): showing \(photos.count) photos")
         session.forceRedraw()
         drawIfNeeded()

@@ -7,8 +7,8 @@ import Photos
 /// has been logged with its reason by the scan.
 enum PhotoFolder {
     /// `excluding`: names being written now (`PhotoFolderWatch.beingWritten`).
-    static func scan(_ settings: Settings.Photos, excluding: Set<String> = [], logger: Logger) throws -> [PhotoInfo] {
-        try library(settings, excluding: excluding, logger: logger).photos
+    static func scan(_ settings: Settings.Photos, excluding: Set<String> = [], logger: Logger) throws -> [LibraryItem] {
+        try library(settings, excluding: excluding, logger: logger).items
     }
 
     /// The photos and the files left out (`rejects`), for `/metrics`.

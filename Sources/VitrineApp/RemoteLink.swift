@@ -73,7 +73,7 @@ final class RemoteLink {
             let scene = session.viewer.scene
             snapshot.mode = scene.mode.rawValue
             snapshot.currentIndex = scene.currentIndex
-            let photos = session.viewer.store.photos
+            let photos = session.viewer.store.items
             snapshot.currentFile = scene.currentIndex.flatMap { photos.indices.contains($0) ? photos[$0].name : nil }
             snapshot.decodedBytes = session.viewer.store.decodedBytes
             // A photo opened or paged to counts once, when it becomes the one shown.

@@ -50,7 +50,7 @@ public enum Simulator {
         let snapshots = options.snapshotTimes.map { (time: $0, name: String(format: "snapshot-%.3f", $0)) }
         SystemTimeZone.reload()
         let wallStart = options.clock.map { Double(LocalZone.system.epoch(of: $0)) }
-        let outcome = try simulate(settings: settings, screenSize: screen, photos: photos, input: input,
+        let outcome = try simulate(settings: settings, screenSize: screen, items: photos, input: input,
                                    duration: options.duration, wallStart: wallStart, snapshots: snapshots,
                                    outputDirectory: options.outputDirectory, tracePath: options.tracePath, logger: logger)
         for path in outcome.snapshots { print(path) }
@@ -60,7 +60,7 @@ public enum Simulator {
     /// Runs the frame loop at 60 Hz of virtual time until `duration`, or without one until the input
     /// has ended and the scene is at rest. The wall clock (the opening hours) reads `wallStart` + t
     /// in `zone` (nil: the real time at the start).
-    public static func simulate(settings: Settings, screenSize: Size, photos: [PhotoInfo], input: ScriptedInput?,
+    public static func simulate(settings: Settings, screenSize: Size, items: [LibraryItem], input: ScriptedInput?,
                                 duration: Double?, wallStart: Double? = nil, zone: LocalZone = .system,
                                 snapshots: [(time: Double, name: String)],
                                 outputDirectory: String, tracePath: String?, logger: Logger) throws -> Outcome {
@@ -77,7 +77,7 @@ public enum Simulator {
         // Decodes land on worker threads; the loop passes them on at the next tick, as `run`'s
         // eventfd does (a photo that a frame did not wait for: a neighbour, the next screenful).
         let decoded = Atomic<Bool>(false)
-        let viewer = Viewer(settings: settings, screenSize: screenSize, photos: photos, logger: logger,
+        let viewer = Viewer(settings: settings, screenSize: screenSize, items: items, logger: logger,
                             onDecoded: { decoded.store(true, ordering: .releasing) })
         let session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1 / frameRate, now: 0, zone: zone)
         let wallStart = wallStart ?? WallClock.now()
@@ -112,7 +112,7 @@ public enum Simulator {
                 frame = viewer.frame(at: t)
             }
             let screenOn = session.isScreenOn
-            try trace?.write(frame, photos: viewer.store.photos.count, screenOn: screenOn,
+            try trace?.write(frame, photos: viewer.store.items.count, screenOn: screenOn,
                              caption: screenOn ? viewer.shownCaption(in: frame)?.text : nil)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()

@@ -42,8 +42,8 @@ enum RemoteBenchmark {
         var settings = Settings()
         settings.photos.directory = samples
         let screen = Size(width: 1920, height: 1080)
-        let photos = try PhotoLibrary(scanning: samples, logger: logger).photos
-        let viewer = Viewer(settings: settings, screenSize: screen, photos: photos, logger: logger, onDecoded: {})
+        let photos = try PhotoLibrary(scanning: samples, logger: logger).items
+        let viewer = Viewer(settings: settings, screenSize: screen, items: photos, logger: logger, onDecoded: {})
         let frames = dragFrames(viewer)
         print("vitrine-bench remote: a drag through the grid, \(frames.count) frames at 60 Hz, 1920x1080, "
               + "\(photos.count) photos; \(rounds) rounds of \(requests) wrk requests (\(threads) threads, \(connections) connections) "
@@ -220,7 +220,7 @@ enum RemoteBenchmark {
                 snapshot.framesDrawn = drawn
                 snapshot.frameTimeBuckets = histogram.cumulative
                 snapshot.frameTimeSum = histogram.sum
-                snapshot.photoCount = viewer.store.photos.count
+                snapshot.photoCount = viewer.store.items.count
                 snapshot.decodedBytes = viewer.store.decodedBytes
                 state.publish(snapshot)
                 round.times.append(Stopwatch.now() - start)

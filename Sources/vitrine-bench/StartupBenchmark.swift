@@ -180,10 +180,10 @@ public enum StartupBenchmark {
         var result = StartResult()
         let start = now()
         let photos = try PhotoLibrary(scanning: settings.photos.directory, maxMegapixels: settings.photos.maxMegapixels,
-                                      logger: logger).photos
+                                      logger: logger).items
         result.scan = now() - start
         let decoded = DispatchSemaphore(value: 0)
-        let viewer = Viewer(settings: settings, screenSize: screen, photos: photos, logger: logger,
+        let viewer = Viewer(settings: settings, screenSize: screen, items: photos, logger: logger,
                             onDecoded: { decoded.signal() })
         var canvas = Bitmap(width: Int(screen.width), height: Int(screen.height))
         var frame = viewer.frame(at: 0)
@@ -216,8 +216,8 @@ public enum StartupBenchmark {
     }
 
     static func measureBrowse(settings: Settings, options: Options, logger: Logger) throws -> BrowseResult {
-        let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).photos
-        let session = VirtualSession(viewer: Viewer(settings: settings, screenSize: options.screen, photos: photos,
+        let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).items
+        let session = VirtualSession(viewer: Viewer(settings: settings, screenSize: options.screen, items: photos,
                                                     logger: logger, onDecoded: {}))
         var result = BrowseResult()
         result.startRSS = ProcessHeap.residentBytes()
@@ -323,9 +323,9 @@ public enum StartupBenchmark {
     }
 
     static func measureSoak(settings: Settings, options: Options, root: String, logger: Logger) throws -> SoakResult {
-        let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).photos
+        let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).items
         let input = SoakInput(screen: options.screen, gestures: options.gestures)
-        let viewer = Viewer(settings: settings, screenSize: options.screen, photos: photos, logger: logger, onDecoded: {})
+        let viewer = Viewer(settings: settings, screenSize: options.screen, items: photos, logger: logger, onDecoded: {})
         var canvas = Bitmap(width: Int(options.screen.width), height: Int(options.screen.height))
         let start = now()
         // 60 Hz of virtual time, every tenth frame drawn (enough for the renderer's own memory to

@@ -34,7 +34,7 @@ import TestSupport
 
     @Test func aThumbnailOfA13MPProgressivePhotoReservesItsCoefficients() throws {
         let path = TestJPEGs.path("variants/lomiri_Dragonfly_by_Bolly_13MP.jpg")
-        let photo = try PhotoLibrary.info(path: path, decoder: decoder)
+        let photo = try PhotoDecoder().info(path: path)
         #expect(photo.decodeSourceBytes == photo.fileSize + 264 * 396 * 4 * 128)
         let key = ImageKey(photo: photo, size: ImageSize(width: 160, height: 120), kind: .thumbnail)
         // A 32 MB cache holds the 77 kB thumbnail but not the 55 MB its decode needs meanwhile: it
@@ -42,7 +42,7 @@ import TestSupport
         let cache = ImageCache(megabytes: 32)
         let log = LogRecorder()
         let done = DispatchSemaphore(value: 0)
-        let queue = DecodeQueue(cache: cache, workers: 1, maxMegapixels: 100, logger: log.logger) { _, _ in done.signal() }
+        let queue = DecodeQueue(cache: cache, workers: 1, decoding: DecodeOptions(maxMegapixels: 100), logger: log.logger) { _, _ in done.signal() }
         defer { queue.stop() }
         queue.want([key])
         #expect(done.wait(timeout: .now() + 60) == .success)

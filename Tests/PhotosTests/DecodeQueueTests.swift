@@ -225,7 +225,7 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
         let done = DispatchSemaphore(value: 0)
         let results = NSLock()
         nonisolated(unsafe) var outcomes: [ImageKey: Result<MipChain, PhotoError>] = [:]
-        let queue = DecodeQueue(cache: cache, workers: 2, maxMegapixels: 100, logger: log.logger) { key, result in
+        let queue = DecodeQueue(cache: cache, workers: 2, decoding: DecodeOptions(maxMegapixels: 100), logger: log.logger) { key, result in
             results.withLock { outcomes[key] = result }
             done.signal()
         }

@@ -27,8 +27,8 @@ import Testing
         let log = LogRecorder()
         let library = try PhotoLibrary(scanning: dir.path, order: .name, maxMegapixels: 100, logger: log.logger)
 
-        #expect(library.photos.map(\.name) == ["img2.jpeg", "IMG3.Jpeg", "img10.JPG"])
-        let portrait = library.photos[1]
+        #expect(library.items.map(\.name) == ["img2.jpeg", "IMG3.Jpeg", "img10.JPG"])
+        let portrait = library.items[1].picture
         #expect(portrait.storedSize == ImageSize(width: 1800, height: 1200))
         #expect(portrait.orientation == .rotate90)
         #expect(portrait.size == ImageSize(width: 1200, height: 1800))
@@ -51,7 +51,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: dir.file("zero.jpg"), withDestinationPath: "/dev/zero")
         let log = LogRecorder()
         let library = try PhotoLibrary(scanning: dir.path, logger: log.logger)
-        #expect(library.photos.map(\.name) == ["a.jpg"])
+        #expect(library.items.map(\.name) == ["a.jpg"])
         #expect(library.rejects.map(\.description) == [
             "\(dir.file("fifo.jpg")): not a regular file (a FIFO)",
             "\(dir.file("zero.jpg")): not a regular file (a character device)",
@@ -68,8 +68,8 @@ import Testing
         try fm.setAttributes([.modificationDate: base.addingTimeInterval(10)], ofItemAtPath: dir.file("img10.JPG"))
         try fm.setAttributes([.modificationDate: base.addingTimeInterval(20)], ofItemAtPath: dir.file("IMG3.Jpeg"))
         let library = try PhotoLibrary(scanning: dir.path, order: .modified, logger: LogRecorder().logger)
-        #expect(library.photos.map(\.name) == ["img10.JPG", "IMG3.Jpeg", "img2.jpeg"])
-        #expect(library.photos[0].modified == base.addingTimeInterval(10))
+        #expect(library.items.map(\.name) == ["img10.JPG", "IMG3.Jpeg", "img2.jpeg"])
+        #expect(library.items[0].modified == base.addingTimeInterval(10))
     }
 
     @Test func missingDirectoryThrows() {
@@ -100,10 +100,10 @@ import Testing
             #expect(PhotoLibrary.isPartialName(name) == (name != "beach.jpg"), "\(name)")
         }
         let library = try PhotoLibrary(scanning: dir.path, logger: Logger(label: "test"))
-        #expect(library.photos.map { ($0.path as NSString).lastPathComponent } == ["beach.jpg"])
+        #expect(library.items.map { ($0.path as NSString).lastPathComponent } == ["beach.jpg"])
         #expect(library.rejects.isEmpty)
         // Names the folder watch knows are being written are left out until they are complete.
         let writing = try PhotoLibrary(scanning: dir.path, excluding: ["beach.jpg"], logger: Logger(label: "test"))
-        #expect(writing.photos.isEmpty)
+        #expect(writing.items.isEmpty)
     }
 }

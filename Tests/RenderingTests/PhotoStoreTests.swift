@@ -15,11 +15,11 @@ import Testing
 
     /// A store over photos that are never decoded (only its want list is looked at).
     private static func store() -> PhotoStore {
-        let photos = (0..<12).map {
-            PhotoInfo(path: "/nonexistent/\($0).jpg", fileSize: 1, modified: Date(timeIntervalSince1970: 0),
-                      storedSize: ImageSize(width: 400, height: 300), orientation: .normal)
+        let items = (0..<12).map {
+            LibraryItem.still(PhotoInfo(path: "/nonexistent/\($0).jpg", fileSize: 1, modified: Date(timeIntervalSince1970: 0),
+                                        format: "JPEG", storedSize: ImageSize(width: 400, height: 300), orientation: .normal))
         }
-        return PhotoStore(photos: photos, screenSize: Size(width: 160, height: 100), cellSide: 36, cacheMegabytes: 16,
+        return PhotoStore(items: items, screenSize: Size(width: 160, height: 100), cellSide: 36, cacheMegabytes: 16,
                           maxMegapixels: 100, logger: logger, onDecoded: {})
     }
 
@@ -39,9 +39,7 @@ import Testing
     @Test func thePagerAsksForItsPageThenTheOneSlidingInThenTheNeighbours() throws {
         let store = Self.store()
         let wanted = store.wanted(for: Self.frame(.pager, current: 5, pages: [6, 5]), screenHeight: 100)
-        let expected = try [store.screenKey(5), store.screenKey(6), store.thumbnailKey(5), store.screenKey(4), store.screenKey(6)]
-            .map { try #require($0) }
-        #expect(wanted == expected)
+        #expect(wanted == [.screen(5), .screen(6), .thumbnail(5), .screen(4), .screen(6)])
     }
 
     @Test func aTransitionAsksForItsPhotoThenTheVisibleCellsFromTheCentreOutward() throws {
@@ -49,10 +47,8 @@ import Testing
         // Cells on screen at 4, 44 (the centre row) and 84; off screen at -40 and 124.
         let cells = [Self.cell(0, y: -40), Self.cell(1, y: 4), Self.cell(2, y: 44), Self.cell(3, y: 84), Self.cell(4, y: 124)]
         let wanted = store.wanted(for: Self.frame(.dismissing, current: 3, cells: cells, moving: 3), screenHeight: 100)
-        let expected = try [store.screenKey(3), store.thumbnailKey(3), store.thumbnailKey(3), store.screenKey(2), store.screenKey(4),
-                            store.thumbnailKey(2), store.thumbnailKey(1), store.thumbnailKey(3),
-                            store.thumbnailKey(0), store.thumbnailKey(4)].map { try #require($0) }
-        #expect(wanted == expected)
+        #expect(wanted == [.screen(3), .thumbnail(3), .thumbnail(3), .screen(2), .screen(4),
+                           .thumbnail(2), .thumbnail(1), .thumbnail(3), .thumbnail(0), .thumbnail(4)])
     }
 
     /// At 3840x2160 with the default 128 MB the photo on screen (3240x2160: 37 MB with its levels,
@@ -67,8 +63,8 @@ import Testing
         var settings = Settings()
         settings.photos.directory = folder
         #expect(settings.cache.megabytes == 128)
-        let photos = try PhotoLibrary(scanning: folder, logger: Self.logger).photos
-        let viewer = Viewer(settings: settings, screenSize: Size(width: 3840, height: 2160), photos: photos,
+        let items = try PhotoLibrary(scanning: folder, logger: Self.logger).items
+        let viewer = Viewer(settings: settings, screenSize: Size(width: 3840, height: 2160), items: items,
                             logger: Self.logger, onDecoded: {})
         viewer.scene.open(1, at: 0)
         var time = 0.0

@@ -16,9 +16,9 @@ import Rendering
         settings.photos.directory = TestPaths.samplePhotos
         settings.cache.directory = cacheDirectory
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).photos
+        let photos = try PhotoLibrary(scanning: settings.photos.directory, logger: logger).items
         let screen = Size(width: 800, height: 480)
-        let viewer = Viewer(settings: settings, screenSize: screen, photos: photos, logger: logger, onDecoded: {})
+        let viewer = Viewer(settings: settings, screenSize: screen, items: photos, logger: logger, onDecoded: {})
         let frame = viewer.frame(at: 0)
         let visible = frame.gridCells.filter { $0.rect.intersection(Rect(origin: .zero, size: screen)) != nil }.map(\.index)
         viewer.store.waitUntilSettled()

@@ -58,8 +58,8 @@ import Testing
                     halfShown.append("\(name): not sent")
                     continue
                 }
-                if photo.fileSize != whole.count || bytes != whole {
-                    halfShown.append("\(name): \(photo.fileSize) of \(whole.count) bytes")
+                if photo.picture.fileSize != whole.count || bytes != whole {
+                    halfShown.append("\(name): \(photo.picture.fileSize) of \(whole.count) bytes")
                 }
             }
         }

@@ -25,9 +25,9 @@ import Testing
     @Test(arguments: [Size(width: 1920, height: 1080), Size(width: 800, height: 1280)])
     func everyStepOfTheTourLands(screen: Size) throws {
         let logger = Logger(label: "test")
-        let photos = try PhotoLibrary(scanning: TestPaths.samplePhotos, logger: logger).photos
+        let photos = try PhotoLibrary(scanning: TestPaths.samplePhotos, logger: logger).items
         let recorder = Recorder(DemoTour(screenSize: screen))
-        _ = try Simulator.simulate(settings: Settings(), screenSize: screen, photos: photos, input: recorder,
+        _ = try Simulator.simulate(settings: Settings(), screenSize: screen, items: photos, input: recorder,
                                    duration: nil, snapshots: [], outputDirectory: "", tracePath: nil, logger: logger)
         func mode(at t: Double) -> SceneMode? { recorder.frames.last { $0.time <= t + 1e-9 }?.mode }
         let tour = recorder.tour

@@ -213,7 +213,7 @@ import Testing
 
         let library = try PhotoLibrary(scanning: folder.path, logger: LogRecorder().logger)
         #expect(library.rejects.isEmpty, "\(library.rejects)")
-        #expect(library.photos.map(\.name).sorted() == ["01-lakeside.jpg", name])
+        #expect(library.items.map(\.name).sorted() == ["01-lakeside.jpg", name])
         let decoded = try JPEGDecoder().decode(path: path, to: ImageSize(width: 64, height: 48))
         #expect(decoded.bitmap.width == 64)
         #expect(LogLine.escaped(name) == "caf\\xE9\\xFF.jpg")

@@ -15,7 +15,7 @@ import TestSupport
         settings.photos.directory = TestPaths.samplePhotos
         let logger = Logger(label: "test")
         let photos = try PhotoFolder.scan(settings.photos, logger: logger)
-        let viewer = Viewer(settings: settings, screenSize: Size(width: 640, height: 400), photos: photos,
+        let viewer = Viewer(settings: settings, screenSize: Size(width: 640, height: 400), items: photos,
                             logger: logger, onDecoded: {})
         return KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1.0 / 60, now: 0, zone: .utc)
     }

@@ -1,0 +1,40 @@
+import Glibc
+
+/// What stat(2) or lstat(2) says about a path: its kind, size and modification time. The one way
+/// Vitrine asks about a file it has not opened (the photo folder's entries, the thumbnail cache's
+/// files and the photos it keys on).
+public struct FileStatus: Equatable, Sendable {
+    public let kind: FileKind
+    public let size: Int
+    /// The modification time, in nanoseconds since the epoch.
+    public let modifiedNanoseconds: Int64
+
+    /// The file at `path`; with `followingLinks` false, a symbolic link itself (lstat), not what it
+    /// points to. Fails with the call's name and errno (ENOENT for a file that is gone).
+    public init(path: String, followingLinks: Bool = true) throws(SystemError) {
+        var info = stat()
+        try FileName.withPath(path) { (cPath) throws(SystemError) in
+            if followingLinks {
+                try systemCall("stat", path: path) { stat(cPath, &info) }
+            } else {
+                try systemCall("lstat", path: path) { lstat(cPath, &info) }
+            }
+        }
+        self.init(info)
+    }
+
+    init(_ info: stat) {
+        kind = FileKind(mode: info.st_mode)
+        size = Int(info.st_size)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+    }
+
+    public init(kind: FileKind, size: Int, modifiedNanoseconds: Int64) {
+        self.kind = kind
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
+    /// The modification time in whole seconds since the epoch.
+    public var modifiedSeconds: Int64 { modifiedNanoseconds / 1_000_000_000 }
+}
