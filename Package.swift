@@ -174,6 +174,7 @@ let package = Package(
             "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "DRMTests", dependencies: ["DRM", "Config"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "DRM", "Touch", "Config", "Geometry"]),
         .testTarget(name: "PhotosTests", dependencies: [
             "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -4,6 +4,8 @@ import CDRM
 enum ConnectorProperty: String, CaseIterable, Sendable {
     case dpms = "DPMS"
     case panelOrientation = "panel orientation"
+    /// A blob: the display's EDID, for its monitor name (`vitrine displays`).
+    case edid = "EDID"
 }
 
 /// How a panel is mounted, from the connector's "panel orientation" property.

@@ -59,7 +59,7 @@ public final class DRMCard {
 
     /// /dev/dri/card* in numeric order; the first one that opens and has a connected connector.
     public static func discover(directory: String = "/dev/dri") throws -> DRMCard {
-        let paths = cardPaths(in: directory)
+        let paths = try cardPaths(in: directory)
         guard !paths.isEmpty else { throw DRMError.noDevices(directory: directory) }
         var firstError: DRMError?
         var opened = 0
@@ -85,18 +85,14 @@ public final class DRMCard {
         throw DRMError.noConnectedCard(cards: paths)
     }
 
-    /// /dev/dri/card* in numeric order.
-    public static func cardPaths(in directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("card"), let number = Int(name.dropFirst(4)) { numbers.append(number) }
+    /// /dev/dri/card* in numeric order; none when the folder does not exist (no GPU driver has
+    /// loaded). A folder that cannot be read is an error naming it (`.permissionDenied` for EACCES).
+    public static func cardPaths(in directory: String = "/dev/dri") throws -> [String] {
+        do {
+            return try FileName.numberedNodes(in: directory, prefix: "card")
+        } catch {
+            throw DRMError(error)
         }
-        return numbers.sorted().map { "\(directory)/card\($0)" }
     }
 
     // MARK: - KMS objects

@@ -53,10 +53,8 @@ public final class KMSDisplay {
     /// `request` (nil: the preferred mode, else the first).
     public init(card: DRMCard, connector name: String? = nil, mode request: ModeRequest? = nil) throws {
         let fd = try card.fd()
-        let connector = try ModeSelection.connector(named: name, in: try card.connectors())
-        let mode = try ModeSelection.mode(request, for: connector)
-        let (encoderID, crtcID) = try ModeSelection.crtc(for: connector, encoders: try card.encoders(),
-                                                         crtcIDs: try card.crtcIDs())
+        let choice = try ModeSelection.choose(on: card, connector: name, mode: request)
+        let (connector, mode, encoderID, crtcID) = (choice.connector, choice.mode, choice.encoderID, choice.crtcID)
         let properties = try ConnectorProperties(fd: fd, connectorID: connector.id)
         savedCRTC = try card.crtcState(id: crtcID)
 

@@ -11,6 +11,24 @@ extension ModeRequest {
 
 /// Picks connector, mode and CRTC from plain values, the way modetest and weston do.
 public enum ModeSelection {
+    /// What `KMSDisplay` takes on a card.
+    public struct Choice: Sendable {
+        public let connector: Connector
+        public let mode: DisplayMode
+        public let encoderID: UInt32
+        public let crtcID: UInt32
+    }
+
+    /// The connector (by name, nil: the first connected one), the mode that matches `request`
+    /// (nil: the preferred mode, else the first) and a CRTC for them on `card`, as `KMSDisplay`
+    /// takes them and `vitrine displays` reports them. Reads the card; changes nothing.
+    public static func choose(on card: DRMCard, connector name: String?, mode request: ModeRequest?) throws -> Choice {
+        let connector = try connector(named: name, in: try card.connectors())
+        let mode = try mode(request, for: connector)
+        let (encoderID, crtcID) = try crtc(for: connector, encoders: try card.encoders(), crtcIDs: try card.crtcIDs())
+        return Choice(connector: connector, mode: mode, encoderID: encoderID, crtcID: crtcID)
+    }
+
     /// The named connector, or the first connected one when `name` is nil.
     public static func connector(named name: String?, in connectors: [Connector]) throws -> Connector {
         if let name {

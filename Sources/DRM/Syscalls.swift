@@ -30,7 +30,7 @@ extension DRMError {
     init(_ error: SystemError) {
         let modeSetting = error.call == "drmModeSetCrtc" || error.call == "drmModePageFlip"
         switch error.errno {
-        case .permissionDenied? where error.call == "open":
+        case .permissionDenied? where error.call == "open" || error.call == "opendir":
             self = .permissionDenied(path: error.path ?? "")
         case .permissionDenied? where modeSetting, .notPermitted? where modeSetting:
             // Mode setting without being master fails with EACCES (legacy) or EPERM.

@@ -17,7 +17,7 @@ public final class DisplayOutput {
     private var turned: Bitmap?
 
     public init(settings: Settings.Display, logger: Logger) throws {
-        let card = try settings.card.map { try DRMCard(path: $0) } ?? DRMCard.discover()
+        let card = try Self.openCard(settings)
         do {
             display = try KMSDisplay(card: card, connector: settings.connector, mode: settings.mode)
         } catch {
@@ -31,6 +31,11 @@ public final class DisplayOutput {
         refreshPeriod = 1 / max(1, mode.refreshRate)
         for line in display.describe().split(separator: "\n") { logger.info("display: \(line)") }
         logger.info("display: rotation \(rotation.rawValue)° (\(settings.rotation == nil ? "panel orientation" : "display.rotation")), scene \(Int(logicalSize.width))x\(Int(logicalSize.height))")
+    }
+
+    /// The card `display.card` names, else the first with a display connected.
+    static func openCard(_ settings: Settings.Display) throws -> DRMCard {
+        try settings.card.map { try DRMCard(path: $0) } ?? DRMCard.discover()
     }
 
     /// DRM's panel orientation says how the panel is mounted; the picture is turned to undo it

@@ -1,6 +1,5 @@
 import Config
 import Evdev
-import Foundation
 import Geometry
 import Glibc
 import Linux
@@ -68,7 +67,7 @@ public final class InputDevices {
         if let path = settings.device {
             open(path, explicit: true)
         } else {
-            for name in eventNodes() { open(directory + "/" + name, explicit: false) }
+            for path in eventNodes() { open(path, explicit: false) }
         }
         if touchDeviceCount == 0 {
             logger.warning("no touch screen found yet\(settings.device.map { " (input.device = \($0))" } ?? " in \(directory)"); waiting for one to appear")
@@ -84,9 +83,14 @@ public final class InputDevices {
         inotify = nil
     }
 
+    /// /dev/input/event* in numeric order; none while /dev/input does not exist.
     private func eventNodes() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix("event") }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        do {
+            return try FileName.numberedNodes(in: directory, prefix: "event")
+        } catch {
+            logger.error("cannot list input devices: \(error)")
+            return []
+        }
     }
 
     private func directoryChanged() {
@@ -116,23 +120,22 @@ public final class InputDevices {
             return
         }
         let description = device.description
-        let classification = description.classification
-        let isKeyboard = description.supports(EventType.key, KeyCode.esc) || description.supports(EventType.key, KeyCode.back)
+        var role = InputRole(description, named: explicit)
         var decoder: TouchDecoder?
-        if classification.isTouchscreen || (explicit && description.touchProtocol != nil) {
+        if case .touch = role {
             do {
                 let transform = try TouchMapping.transform(for: description, screen: screen, input: settings,
                                                            displayRotation: displayRotation)
                 decoder = try TouchDecoder(device: description, transform: transform)
             } catch {
                 logger.error("cannot use \(path) (\(description.name)) for touch: \(error)")
+                role = InputRole(description, named: explicit, touchUnusable: true)
             }
         } else if explicit {
-            logger.error("input.device \(path) (\(description.name)) is not a touch screen: \(classification)")
+            logger.error("input.device \(path) (\(description.name)) is not a touch screen: \(description.classification)")
         }
-        let mouse = decoder == nil && RelativePointerDecoder.handles(description)
-            ? RelativePointerDecoder(screen: screen) : nil
-        guard decoder != nil || mouse != nil || isKeyboard else {
+        let mouse = role == .mouse ? RelativePointerDecoder(screen: screen) : nil
+        if case .ignored = role {
             device.close()
             return
         }

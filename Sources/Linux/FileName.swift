@@ -91,4 +91,40 @@ public enum FileName {
             names.append((name, kind))
         }
     }
+
+    /// `path` with every symbolic link, "." and ".." resolved (realpath(3)), e.g. a
+    /// /dev/input/by-id/ link to the /dev/input/eventN it names.
+    public static func resolved(_ path: String) throws(SystemError) -> String {
+        let resolved = try withPath(path) { (cPath) throws(SystemError) in
+            try systemCallPointer("realpath", path: path) { realpath(cPath, nil) }
+        }
+        defer { free(resolved) }
+        return string(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
+    }
+
+    /// The kernel's numbered device nodes in `folder` as paths, in numeric order: "card0",
+    /// "card1", "card10" for `prefix` "card". A folder that does not exist holds none (no driver
+    /// has made one yet: /dev/dri before the GPU's module loads); any other failure is thrown,
+    /// naming the folder (EACCES, not a folder).
+    public static func numberedNodes(in folder: String, prefix: String) throws(SystemError) -> [String] {
+        let names: [String]
+        do throws(SystemError) {
+            names = try list(folder).map(\.name)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            return []
+        }
+        return numbered(names, prefix: prefix).map { folder + "/" + $0 }
+    }
+
+    /// The names that are `prefix` followed by decimal digits only, in numeric order ("event2"
+    /// before "event10"; "event-1", "event+1" and "events" are not such names).
+    public static func numbered(_ names: [String], prefix: String) -> [String] {
+        let numbered = names.compactMap { name -> (number: Int, name: String)? in
+            guard name.hasPrefix(prefix) else { return nil }
+            let digits = name.utf8.dropFirst(prefix.utf8.count)
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return (digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, name)
+        }
+        return numbered.sorted { ($0.number, $0.name) < ($1.number, $1.name) }.map(\.name)
+    }
 }

@@ -10,7 +10,7 @@ struct Vitrine: ParsableCommand {
         commandName: "vitrine",
         abstract: "A kiosk photo viewer for Linux touch screens: DRM/KMS output, evdev touch, the iOS Photos interaction.",
         version: vitrineVersion,
-        subcommands: [Run.self, CheckConfig.self, Simulate.self, Demo.self],
+        subcommands: [Run.self, CheckConfig.self, Displays.self, Inputs.self, Simulate.self, Demo.self],
         defaultSubcommand: Run.self
     )
 }
@@ -59,6 +59,38 @@ struct CheckConfig: ParsableCommand {
     func run() throws {
         try exitOnError {
             print(try SettingsFile.read(path: file, mustExist: true).describe(), terminator: "")
+        }
+    }
+}
+
+struct Displays: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every DRM card, connector, mode, CRTC and plane, and which connector and mode run would take and why.",
+        discussion: "Changes nothing on screen. A card that cannot be opened is listed with the reason.")
+
+    @Option(name: .long, help: "The configuration file.")
+    var config: String = KioskOptions.defaultConfigPath
+
+    func run() throws {
+        try exitOnError {
+            print(try FieldTools.displays(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath),
+                  terminator: "")
+        }
+    }
+}
+
+struct Inputs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every input device (/dev/input/event*), its capabilities and axes, and what run makes of it.",
+        discussion: "Reads no events and grabs nothing. A device that cannot be opened is listed with the reason.")
+
+    @Option(name: .long, help: "The configuration file.")
+    var config: String = KioskOptions.defaultConfigPath
+
+    func run() throws {
+        try exitOnError {
+            print(try FieldTools.inputs(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath),
+                  terminator: "")
         }
     }
 }

@@ -259,6 +259,8 @@ class KioskTestCase(unittest.TestCase):
     base_config = config()
     # More files for the guest (guest path -> host path or bytes).
     extra_files: dict[str, str | Path | bytes] = {}
+    # Tests/EndToEnd/guest/NAME.c built into /bin/NAME.
+    guest_tools: tuple[str, ...] = ("touch-inject", "notify-listen")
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -266,7 +268,7 @@ class KioskTestCase(unittest.TestCase):
         binary = build_vitrine()
         cls.scratch = tempfile.TemporaryDirectory(prefix="vitrine-kiosk-")
         scratch = Path(cls.scratch.name)
-        tools = {f"/bin/{name}": build_guest_tool(name) for name in ("touch-inject", "notify-listen")}
+        tools = {f"/bin/{name}": build_guest_tool(name) for name in cls.guest_tools}
         cls.built = time.monotonic()
         kernel = vm.prepare_kernel()
         files: dict[str, str | Path | bytes] = {f"/photos/{name}": SAMPLES / name for name in PHOTOS}
