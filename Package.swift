@@ -106,10 +106,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // The remote status and control server (SPEC §9): HTTP on threads of its own, reading a
-        // snapshot the run loop publishes and queueing actions for it.
-        .target(name: "Remote", dependencies: [
-            "Linux", "PNG", "Blitter",
+        // Remote control's transport-neutral core (SPEC §9, §14): the actions and their checks, the
+        // snapshot the run loop publishes, the queue and eventfd that wake it, the screenshot hand-over.
+        .target(name: "RemoteControl", dependencies: ["Linux", "Blitter"]),
+        // The HTTP transport (SPEC §9) beside it: Hummingbird on threads of its own.
+        .target(name: "RemoteHTTP", dependencies: [
+            "RemoteControl", "Linux", "PNG", "Blitter",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -124,7 +126,7 @@ let package = Package(
         // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
         .target(name: "VitrineApp", dependencies: [
             "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
-            "Rendering", "Devices", "Remote",
+            "Rendering", "Devices", "RemoteControl", "RemoteHTTP",
             .product(name: "Logging", package: "swift-log"),
             // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),
@@ -141,7 +143,7 @@ let package = Package(
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
             "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux", "Text",
-            "Remote", "RunLoopRules",
+            "RemoteControl", "RemoteHTTP", "RunLoopRules",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -182,10 +184,11 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
-        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Blitter", "Linux", "TestSupport"]),
+        .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),
+        .testTarget(name: "RemoteHTTPTests", dependencies: ["RemoteHTTP", "RemoteControl", "Blitter", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport", "Rendering",
-            "Remote", .product(name: "Logging", package: "swift-log"),
+            "RemoteControl", .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v5],

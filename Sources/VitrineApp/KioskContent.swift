@@ -5,8 +5,8 @@ import Photos
 import Rendering
 
 /// What the kiosk shows: the settings (read again on SIGHUP; a broken file keeps the old ones) and
-/// the photo folder (scanned at start, on SIGHUP and when the folder changes), and the viewer
-/// made from them for a screen.
+/// the photo folder (scanned at start whatever the display, on SIGHUP and when the folder
+/// changes), and the viewer made from them for a screen.
 final class KioskContent {
     enum Reload {
         /// The file says what it said before: only the photos are read again.
@@ -18,8 +18,8 @@ final class KioskContent {
     }
 
     private(set) var settings: Settings
-    /// The files the last scan left out, by reason (`PhotoError.Reason.label`).
-    private(set) var skipped: [String: Int] = [:]
+    /// The items of the last scan.
+    private(set) var items: [LibraryItem] = []
     private let configPath: String
     private let logger: Logger
     private let status: ServiceStatus
@@ -36,22 +36,31 @@ final class KioskContent {
 
     /// The photos in the folder now; every file left out has been logged with its reason.
     /// `excluding`: names still being written (the folder watch's), not complete yet.
+    @discardableResult
     func scan(excluding: Set<String> = []) -> [LibraryItem] {
         let library = try? PhotoFolder.library(settings.photos, excluding: excluding, logger: logger)
-        let photos = library?.items ?? []
-        skipped = Dictionary(grouping: library?.rejects ?? [], by: \.reason.label).mapValues(\.count)
-        if photos.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
-        status.photoCount = photos.count
+        items = library?.items ?? []
+        status.photosSkipped = Dictionary(grouping: library?.rejects ?? [], by: \.reason.label).mapValues(\.count)
+        if items.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
+        status.photoCount = items.count
         status.refresh()
-        return photos
+        return items
     }
 
+    /// A viewer of the photos of the last scan.
     func makeViewer(screen: Size) -> Viewer {
-        Viewer(settings: settings, screenSize: screen, items: scan(), logger: logger, onDecoded: onDecoded)
+        Viewer(settings: settings, screenSize: screen, items: items, logger: logger, onDecoded: onDecoded)
     }
 
-    /// SIGHUP: the config file and its drop-ins read again.
-    func reload() -> Reload {
+    /// SIGHUP: the config file and its drop-ins read again, then the photos (`excluding` the names
+    /// still being written), whatever the file said.
+    func reload(excluding writing: Set<String> = []) -> Reload {
+        let reloaded = readSettings()
+        scan(excluding: writing)
+        return reloaded
+    }
+
+    private func readSettings() -> Reload {
         let fresh: Settings
         let files: [String]
         do {

@@ -1,13 +1,15 @@
 import Config
-import Remote
+import Photos
+import RemoteControl
 import Rendering
 import RunLoopRules
 import Scene
 
 /// The app's behaviour in time, shared by `run` and `simulate`: the viewer (scene, photos,
-/// renderer) under the frame scheduler and the kiosk policy. Input and the time go in; the frames
-/// to draw and the display's power come out. `run` drives it from epoll and CLOCK_MONOTONIC,
-/// `simulate` from a recording and virtual time, so both draw the same frames.
+/// renderer) under the frame scheduler and the kiosk policy. Events go in (`dispatch`: input, the
+/// time, a transport's action); the frames to draw and the effects on the display come out. `run`
+/// drives it from epoll and CLOCK_MONOTONIC, `simulate` from a recording and virtual time, so both
+/// draw the same frames. It is the one place where a kiosk decision is made.
 final class KioskSession {
     enum Step {
         /// Nothing to draw now.
@@ -22,6 +24,14 @@ final class KioskSession {
     private var scheduler: FrameScheduler
     private var policy: KioskPolicy
     private var onScreen: SceneFrame?
+    /// Why the screen is off when it is ("idle", "remote"): what STATUS= says.
+    private var blankedBy = "idle"
+    private var fingersDown = false
+    private var lastShown: Int?
+    /// Touches (a first finger down) since start, whatever they did.
+    private(set) var touches = 0
+    /// Times a photo became the one shown (opened or paged to), by whatever asked.
+    private(set) var photosShown = 0
 
     /// `zone`: the opening hours' time zone.
     init(viewer: Viewer, settings: Settings, refreshPeriod: Double, now: Double, zone: LocalZone) {
@@ -48,67 +58,109 @@ final class KioskSession {
         scheduler.forceRedraw()
     }
 
+    /// The library changed: the grid updates in place.
+    func replaceItems(_ items: [LibraryItem], now: Double) {
+        viewer.replaceItems(items, at: sceneTime(now: now))
+        scheduler.forceRedraw()
+    }
+
+    /// When the wall-clock timer is to ring next (seconds since the epoch), as of `wall`: the opening
+    /// hours' next change, or a far horizon so that the clock being set is still heard; nil when
+    /// always open.
+    func wallClockAlarm(wall: Double) -> Double? {
+        guard !policy.parameters.openingHours.isAlwaysOpen else { return nil }
+        return nextScheduleChange.map(Double.init) ?? wall + 400 * 86400
+    }
+
     /// The time at which something happening `now` is applied to the scene.
     func sceneTime(now: Double) -> Double { scheduler.sceneTime(now: now) }
 
-    /// A touch frame or key that arrived at `now`. Returns what the policy decided (the caller
-    /// turns the display on for `.wake`); a touch that only wakes the screen never reaches the scene.
-    @discardableResult
-    func handle(_ input: SceneInput, now: Double) -> [KioskPolicy.Action] {
-        let (verdict, actions): (KioskPolicy.Verdict, [KioskPolicy.Action])
-        switch input {
-        case .touch(let frame): (verdict, actions) = policy.touch(contacts: frame.contacts.count, at: now)
-        case .back: (verdict, actions) = policy.key(at: now)
+    /// What STATUS= says about the screen at `wall`.
+    func screenState(wall: Double) -> ServiceStatus.State {
+        if let closed = closedStatus(wall: wall) {
+            return .closed(isScreenOn ? closed + " (on for a touch)" : closed)
         }
-        apply(actions, now: now)
-        if verdict == .deliver { viewer.handle(input) }
-        return actions
+        return isScreenOn ? .showing : .displayOff(blankedBy)
     }
 
-    /// The time has come to `now` (`wall` on the wall clock): idle return, slideshow, blanking,
-    /// opening hours. Returns the actions taken (the caller switches the display off for `.blank`
-    /// and `.close`, on for `.wake` and `.open`).
+    /// Everything that happens to the kiosk goes through here: `event` at `now` (`wall` on the wall
+    /// clock). The policy decides first; each action, whoever decided it, is then applied to the
+    /// scene, and what is left for the display comes back. A touch that only wakes the screen never
+    /// reaches the scene.
     @discardableResult
-    func tick(now: Double, wall: Double) -> [KioskPolicy.Action] {
-        let actions = policy.tick(at: now, wall: wall)
-        apply(actions, now: now)
-        return actions
+    func dispatch(_ event: KioskEvent, now: Double, wall: Double) -> [KioskEffect] {
+        var actions: [KioskAction] = []
+        switch event {
+        case .input(let input):
+            let (verdict, decided): (KioskPolicy.Verdict, [KioskPolicy.Action])
+            switch input {
+            case .touch(let frame):
+                if frame.contacts.count > 0, !fingersDown { touches += 1 }
+                fingersDown = frame.contacts.count > 0
+                (verdict, decided) = policy.touch(contacts: frame.contacts.count, at: now)
+            case .back:
+                (verdict, decided) = policy.key(at: now)
+            }
+            let effects = perform(decided.map { KioskAction($0, by: .input) }, now: now, wall: wall)
+            if verdict == .deliver { viewer.handle(input) }
+            return effects
+        case .time:
+            actions = policy.tick(at: now, wall: wall).map { KioskAction($0, by: .idle) }
+        case .remote(let action):
+            // "screen_off" blanks as the idle time would; the others but "reload" count as input:
+            // they wake a blanked screen and restart the idle time.
+            switch action {
+            case .screenOff: actions = policy.blank().map { KioskAction($0, by: .remote) }
+            case .reload: break
+            default: actions = policy.key(at: now).1.map { KioskAction($0, by: .remote) }
+            }
+            actions += [KioskAction(action)].compactMap { $0 }
+            scheduler.forceRedraw()
+        }
+        return perform(actions, now: now, wall: wall)
     }
 
-    private func apply(_ actions: [KioskPolicy.Action], now: Double) {
+    /// `dispatch` while `run` waits for a display: there is no session, so nothing on screen to act
+    /// on; only "reload" has its work to do.
+    static func dispatchWithoutScreen(_ event: KioskEvent) -> [KioskEffect] {
+        guard case .remote(let action) = event else { return [] }
+        guard action.needsScreen else { return [.reload] }
+        return [.ignored("remote: \(action.name) has nothing to act on while waiting for a display")]
+    }
+
+    /// The one switch over what the kiosk does: the scene's part here, the display's returned.
+    private func perform(_ actions: [KioskAction], now: Double, wall: Double) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
         for action in actions {
+            let time = sceneTime(now: now)
+            let scene = viewer.scene
             switch action {
-            case .returnToGrid: viewer.scene.returnToStart(at: sceneTime(now: now))
-            case .nextSlide: viewer.scene.showNext(at: sceneTime(now: now))
-            case .close, .open: viewer.scene.resetToGrid(at: sceneTime(now: now))
-            case .blank, .wake: break
+            case .returnToGrid: scene.returnToStart(at: time)
+            case .showNext: scene.showNext(at: time)
+            case .showPrevious: scene.showPrevious(at: time)
+            case .show(let index): scene.show(index, at: time)
+            case .closePhoto: scene.close(at: time)
+            case .closing:
+                scene.resetToGrid(at: time)
+                let closed = closedStatus(wall: wall) ?? "closed"
+                effects.append(.screenOff(log: "opening hours: \(closed); ", status: screenState(wall: wall)))
+            case .opening:
+                scene.resetToGrid(at: time)
+                effects.append(.screenOn(log: "opening hours: open; display on", status: screenState(wall: wall)))
+            case .screenOff(let cause):
+                blankedBy = cause == .remote ? "remote" : "idle"
+                let log = cause == .remote ? "remote: " : "idle for \(Int(policy.parameters.blankAfter)) s: "
+                effects.append(.screenOff(log: log, status: screenState(wall: wall)))
+            case .screenOn(let cause):
+                let log = cause == .remote ? "remote: display on"
+                    : isClosed ? "touch while closed: display on for \(Int(policy.parameters.touchWakes)) s" : "touch: display on"
+                effects.append(.screenOn(log: log, status: screenState(wall: wall)))
+            case .reload:
+                effects.append(.reload)
             }
             scheduler.forceRedraw()
         }
-    }
-
-    /// A remote action at `now` (SPEC §9; "reload" is the runner's). Returns what the policy
-    /// decided (the caller switches the display). Moving between photos counts as input: it wakes a
-    /// blanked screen and restarts the idle time.
-    @discardableResult
-    func control(_ action: RemoteAction, now: Double) -> [KioskPolicy.Action] {
-        let actions: [KioskPolicy.Action]
-        switch action {
-        case .screenOff: actions = policy.blank()
-        case .reload: return []
-        default: actions = policy.key(at: now).1
-        }
-        apply(actions, now: now)
-        let time = sceneTime(now: now)
-        switch action {
-        case .next: viewer.scene.showNext(at: time)
-        case .previous: viewer.scene.showPrevious(at: time)
-        case .open(let index): viewer.scene.show(index, at: time)
-        case .close: viewer.scene.close(at: time)
-        case .screenOff, .screenOn, .reload: break
-        }
-        scheduler.forceRedraw()
-        return actions
+        return effects
     }
 
     /// Something outside the scene changed what the screen shows (the library, the display came
@@ -137,6 +189,11 @@ final class KioskSession {
     /// `frame` went to the display, drawing started at `start`. Returns the vblanks it missed.
     func presented(_ frame: SceneFrame, at start: Double, moving: Bool) -> Int {
         onScreen = frame
+        // A photo opened or paged to counts once, when it becomes the one shown.
+        let scene = viewer.scene
+        let shown = scene.mode == .pager || scene.mode == .opening ? scene.currentIndex : nil
+        if let shown, shown != lastShown { photosShown += 1 }
+        lastShown = shown
         return scheduler.presented(at: start, moving: moving)
     }
 

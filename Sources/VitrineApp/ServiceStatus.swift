@@ -1,10 +1,14 @@
+import Devices
 import Linux
 import Logging
+import RemoteControl
 import RunLoopRules
 
 /// What systemd and the journal hear from `run` (SPEC §7): READY=1 once the first frame is on
 /// screen, a STATUS= line whenever the state changes, WATCHDOG=1 at least every half interval, and
 /// once a minute the frame statistics ("3520 frames, 0 dropped, frame time p50 2.1 ms, p99 4.0 ms").
+/// It owns the service's facts that `/status` and `/metrics` report beside the session's: the
+/// state, the library's counts, the frames, the display and input devices in use.
 final class ServiceStatus {
     enum State: Equatable {
         case starting
@@ -28,12 +32,19 @@ final class ServiceStatus {
     /// Vblanks missed and every frame's compose time since start, for `/metrics`.
     private(set) var framesDropped = 0
     private(set) var frameTimes = FrameTimeHistogram()
+    /// The photos the last scan found, and the files it left out by reason (`PhotoError.Reason.label`).
     var photoCount = 0
+    var photosSkipped: [String: Int] = [:]
+    /// The display in use (nil while waiting for one) and the input devices read.
+    var display: RemoteSnapshot.Display?
+    var inputDevices: [String] = []
+    let started: Double
 
     init(notifier: ServiceNotifier?, logger: Logger, now: Double) {
         self.notifier = notifier
         self.logger = logger
         minuteStart = now
+        started = now
         notifier?.status("starting")
     }
 
@@ -49,6 +60,20 @@ final class ServiceStatus {
             return
         }
         notifier?.status(line)
+    }
+
+    /// The display came, went or came back (`change`; nil: nothing new): its facts and the state.
+    /// `screen`: what the session says about the screen, when there is one.
+    func displayChanged(_ change: DisplayConnection.Change?, display: DisplayConnection, screen: State?) {
+        if let kms = display.output?.display {
+            self.display = .init(connector: kms.connector.name, mode: "\(kms.modeInfo)", connected: display.isConnected)
+        }
+        switch change {
+        case .waiting(let why)?: set(.waitingForDisplay(why))
+        case .disconnected(let connector)?: set(.waitingForDisplay("\(connector) disconnected"))
+        case .reconnected?: set(screen ?? .showing)
+        case .opened?, nil: break
+        }
     }
 
     /// The photos or the settings changed.

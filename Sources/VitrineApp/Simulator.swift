@@ -93,9 +93,9 @@ public enum Simulator {
             let t = Double(n) / frameRate
             if t > hardEnd + 1e-9 { break }
             for event in input?.events(through: t, lastFrame: frame) ?? [] {
-                session.handle(event, now: event.time)
+                session.dispatch(.input(event), now: event.time, wall: wallStart + event.time)
             }
-            session.tick(now: t, wall: wallStart + t)
+            session.dispatch(.time, now: t, wall: wallStart + t)
             if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived() }
             if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
                 // Virtual time runs faster than the decoders: each frame waits for what it asked

@@ -6,7 +6,8 @@ import Glibc
 import Linux
 import Logging
 import Photos
-import Remote
+import RemoteControl
+import RemoteHTTP
 import Rendering
 import Scene
 import RunLoopRules

@@ -69,18 +69,40 @@ import Testing
 
     /// `vitrine run` is the service and nothing else (SPEC §7): on a machine with no display it
     /// says so in the log and in STATUS=, waits, and stops cleanly on SIGTERM. It renders no tour.
+    /// The library is scanned all the same (SPEC §9): the remote server tells the photo count and
+    /// the skipped files, so an alert on an empty kiosk does not fire for a panel that is off.
     @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a display"))
-    func runWithoutADisplayWaitsForOne() throws {
+    func runWithoutADisplayWaitsForOneAndCountsThePhotos() throws {
         let folder = try TestPaths.temporaryDirectory("wait")
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        for name in ["01-lakeside.jpg", "02-portrait.jpg", "03-dragonfly.jpg", "04-flower.jpg"] {
+            try FileManager.default.copyItem(atPath: TestPaths.samplePhotos + "/" + name, toPath: photos + "/" + name)
+        }
+        try Data().write(to: URL(fileURLWithPath: photos + "/05-empty.jpg"))
         let config = folder + "/vitrine.toml"
-        try "[photos]\ndirectory = \"\(TestPaths.samplePhotos)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let port = try LoopbackHTTP.freePort()
+        try "[photos]\ndirectory = \"\(photos)\"\n[remote]\nlisten = \"127.0.0.1:\(port)\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
         let listener = try NotifyListener(path: folder + "/notify")
         let run = try RunningProcess(["run", "--config", config], environment: ["NOTIFY_SOCKET": listener.path],
                                      currentDirectory: folder)
         let status = listener.waitFor { $0.contains("STATUS=waiting for a display") }
         #expect(status != nil, "\(listener.messages)")
         #expect(!listener.messages.contains { $0.contains("READY=1") })
+
+        var answer: (status: Int, body: String)?
+        for _ in 0..<100 where answer?.status != 200 {
+            answer = try? LoopbackHTTP.get(port, "/status")
+            if answer?.status != 200 { usleep(100_000) }
+        }
+        let document = try #require(answer.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) } as? [String: Any])
+        #expect(document["state"] as? String == "waiting_for_display")
+        #expect(document["photo_count"] as? Int == 4, "\(document)")
+        let metrics = try LoopbackHTTP.get(port, "/metrics").body
+        #expect(metrics.contains("\nvitrine_photos 4\n"), "\(metrics)")
+        #expect(metrics.contains("\nvitrine_photos_skipped{reason=\"empty\"} 1\n"), "\(metrics)")
         run.signal(SIGTERM)
         let exit = run.wait()
         #expect(exit.status == 0, "\(exit.stderr)")

@@ -1,4 +1,4 @@
-import Remote
+import RemoteControl
 import Testing
 
 @Suite struct RemoteActionTests {

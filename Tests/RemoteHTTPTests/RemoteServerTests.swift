@@ -2,7 +2,8 @@ import Blitter
 import Foundation
 import Glibc
 import Logging
-import Remote
+import RemoteControl
+import RemoteHTTP
 import Synchronization
 import Testing
 import TestSupport
@@ -15,37 +16,8 @@ import TestSupport
     /// One request with "Connection: close"; the status code and body.
     private func exchange(_ port: Int, _ request: String) async throws -> (status: Int, body: String) {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try Self.blockingExchange(port, request) }) }.start()
+            Thread { continuation.resume(with: Result { try LoopbackHTTP.exchange(port, request) }) }.start()
         }
-    }
-
-    private static func blockingExchange(_ port: Int, _ request: String) throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
-        let bytes = Array(request.utf8)
-        try #require(write(fd, bytes, bytes.count) == bytes.count)
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n <= 0 { break }
-            reply += buffer[0..<n]
-        }
-        let text = String(decoding: reply, as: UTF8.self)
-        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
-        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
-        return (status, body)
     }
 
     private func get(_ port: Int, _ path: String, token: String? = nil) async throws -> (status: Int, body: String) {

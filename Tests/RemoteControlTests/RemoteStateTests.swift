@@ -1,5 +1,5 @@
 import Blitter
-import Remote
+import RemoteControl
 import Synchronization
 import Testing
 
@@ -52,5 +52,27 @@ import Testing
         let state = RemoteState(version: "1", wake: {})
         #expect(await state.screenshot(timeout: 0.01) == nil)
         #expect(!state.wantsScreenshot)
+    }
+
+    /// What every transport submits goes through the same checks: the action, its index against
+    /// the photos published, and whether the kiosk can take it now.
+    @Test func submittedActionsAreCheckedAgainstThePublishedKiosk() {
+        let state = RemoteState(version: "1", wake: {})
+        var snapshot = state.currentSnapshot()
+        snapshot.photoCount = 4
+        snapshot.state = .waitingForDisplay
+        state.publish(snapshot)
+        let next = state.submit(json: Array(#"{"action": "next"}"#.utf8))
+        #expect(next == .failure(RemoteRequestError(status: 503,
+            message: "not taken: next has nothing to act on while the kiosk waits for a display")))
+        #expect(state.submit(json: Array(#"{"action": "reload"}"#.utf8)) == .success(.reload))
+        snapshot.state = .showing
+        state.publish(snapshot)
+        #expect(state.submit(json: Array(#"{"action": "open", "index": 3}"#.utf8)) == .success(.open(3)))
+        #expect((try? state.submit(json: Array(#"{"action": "open", "index": 4}"#.utf8)).get()) == nil)
+        #expect(state.takeActions() == [.reload, .open(3)])
+        for _ in 0..<RemoteState.queueLimit { _ = state.enqueue(.next) }
+        #expect(state.submit(json: Array(#"{"action": "next"}"#.utf8))
+            == .failure(RemoteRequestError(status: 503, message: "32 actions are waiting already")))
     }
 }

@@ -1,3 +1,5 @@
+import RemoteControl
+
 /// `GET /metrics`: a snapshot in Prometheus' text exposition format (version 0.0.4), the format
 /// every scraper reads. Written by hand: a dozen metrics the run loop already counts, with no
 /// registry to keep in step with them.

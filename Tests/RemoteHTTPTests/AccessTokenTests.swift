@@ -1,5 +1,6 @@
 import Foundation
-import Remote
+import RemoteControl
+import RemoteHTTP
 import Testing
 import TestSupport
 

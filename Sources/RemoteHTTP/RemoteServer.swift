@@ -7,12 +7,13 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import RemoteControl
 import ServiceLifecycle
 
-/// The HTTP server of SPEC §9 on Hummingbird: one event loop thread of its own plus Swift's task
-/// threads for the answers, never the run loop's. A bind failure is logged and the kiosk goes on
+/// The HTTP transport (SPEC §9) on Hummingbird: one event loop thread of its own plus Swift's task
+/// threads for the answers, never the run loop's; it meets the loop only through `RemoteState`. A bind failure is logged and the kiosk goes on
 /// showing photos without it.
-public final class RemoteServer: @unchecked Sendable {
+public final class RemoteServer: ControlTransport, @unchecked Sendable {
     /// A connection that sends nothing for this long is closed; a request must be answered within
     /// it too (`RequestDeadlineHandler`).
     public static let timeout = TimeAmount.seconds(10)

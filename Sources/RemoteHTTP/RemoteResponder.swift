@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import PNG
+import RemoteControl
 
 /// The four endpoints of SPEC §9 and their errors. Answers from the published snapshot; actions and
 /// screenshots go through `RemoteState` to the run loop.
@@ -99,16 +100,10 @@ struct RemoteResponder: HTTPResponder {
         } catch {
             return Self.text(.contentTooLarge, "the body is over \(Self.bodyLimit) bytes")
         }
-        switch RemoteAction.parse(json: Array(body.readableBytesView), photoCount: state.currentSnapshot().photoCount) {
-        case .failure(let error):
-            return Self.text(.init(code: error.status), error.message)
+        switch state.submit(json: Array(body.readableBytesView)) {
+        case .failure(let refusal):
+            return Self.text(.init(code: refusal.status), refusal.message)
         case .success(let action):
-            if action != .reload, state.currentSnapshot().state == .waitingForDisplay {
-                return Self.text(.serviceUnavailable, "not taken: \(action) has nothing to act on while the kiosk waits for a display")
-            }
-            guard state.enqueue(action) else {
-                return Self.text(.serviceUnavailable, "\(RemoteState.queueLimit) actions are waiting already")
-            }
             var response = Self.bytes(.accepted, Array("{\"accepted\":\"\(action.name)\"}\n".utf8))
             response.headers[.contentType] = "application/json"
             return response

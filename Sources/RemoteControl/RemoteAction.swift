@@ -1,7 +1,7 @@
 import Foundation
 
-/// What `POST /control` asks the kiosk to do (SPEC §9). The run loop carries it out on its own
-/// thread; the server only queues it.
+/// What a transport (`POST /control`, MQTT's command topic) asks the kiosk to do (SPEC §9, §14).
+/// The run loop carries it out on its own thread; a transport only submits it to `RemoteState`.
 public enum RemoteAction: Equatable, Sendable, CustomStringConvertible {
     case next
     case previous
@@ -25,6 +25,16 @@ public enum RemoteAction: Equatable, Sendable, CustomStringConvertible {
         case .screenOn: "screen_on"
         case .reload: "reload"
         }
+    }
+
+    /// Every action but "reload" acts on what the screen shows: while the kiosk waits for a display
+    /// there is nothing for it to act on.
+    public var needsScreen: Bool { self != .reload }
+
+    /// Why the kiosk that `snapshot` describes cannot take this action now; nil when it can.
+    public func refusal(in snapshot: RemoteSnapshot) -> RemoteRequestError? {
+        guard needsScreen, snapshot.state == .waitingForDisplay else { return nil }
+        return .unavailable("not taken: \(self) has nothing to act on while the kiosk waits for a display")
     }
 
     private static func wrongType(_ context: DecodingError.Context) -> RemoteRequestError {
@@ -82,7 +92,8 @@ public enum RemoteAction: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A request the server refuses, with the status and the message of its answer.
+/// An action refused, with why. `status` is the kind of refusal as an HTTP status (400: not an action,
+/// 503: not now), which other transports map to their own.
 public struct RemoteRequestError: Error, Equatable, Sendable {
     public var status: Int
     public var message: String
@@ -93,4 +104,5 @@ public struct RemoteRequestError: Error, Equatable, Sendable {
     }
 
     static func badRequest(_ message: String) -> RemoteRequestError { RemoteRequestError(status: 400, message: message) }
+    static func unavailable(_ message: String) -> RemoteRequestError { RemoteRequestError(status: 503, message: message) }
 }

@@ -1,4 +1,5 @@
-import Remote
+import RemoteControl
+import RemoteHTTP
 import Testing
 
 @Suite struct MetricsTextTests {

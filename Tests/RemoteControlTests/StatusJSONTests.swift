@@ -1,5 +1,5 @@
 import Foundation
-import Remote
+import RemoteControl
 import Testing
 
 @Suite struct StatusJSONTests {
