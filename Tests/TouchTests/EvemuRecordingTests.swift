@@ -130,10 +130,10 @@ import TestSupport
     }
 
     /// A 50 MB number in one line once made a 100 MB message; the message quotes excerpts only
-    /// (each `HUGE` is 2 MB of one digit here: a debug build parses slowly).
+    /// (each `HUGE` is 200 kB of one digit here: a debug build parses slowly).
     @Test(arguments: ["E: 0.1 0003 0035 HUGE", "E: HUGE.5 0003 0035 1", "I: 0003 HUGE 0001 0210"])
     func quotesABoundedExcerptOfAHugeLine(_ template: String) throws {
-        let bad = template.replacingOccurrences(of: "HUGE", with: String(repeating: "1", count: 2_000_000))
+        let bad = template.replacingOccurrences(of: "HUGE", with: String(repeating: "1", count: 200_000))
         let text = "N: Panel\nI: 0003 0eef 0001 0210\n\(bad)\n"
         let error = try #require(throws: EvemuParseError.self) { try EvemuRecording.parse(text: text) }
         #expect(error.line == 3)
