@@ -75,7 +75,8 @@ public final class EvdevDevice {
     /// EVIOCGMTSLOTS: the current value of one ABS_MT_* axis in every slot, for resynchronising
     /// after SYN_DROPPED.
     public func slotValues(_ code: UInt16) throws -> [Int32] {
-        let slots = Int((description.axes[AbsCode.mtSlot]?.maximum ?? 0) + 1)
+        // The device's own number (Int32.max on a broken driver): as many slots as the decoder keeps.
+        let slots = min(Int(description.axes[AbsCode.mtSlot]?.maximum ?? 0) + 1, TouchDecoder.maximumSlots)
         guard slots > 0 else { return [] }
         var values = [Int32](repeating: 0, count: slots + 1)
         values[0] = Int32(code)

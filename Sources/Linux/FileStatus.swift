@@ -6,8 +6,8 @@ import Glibc
 public struct FileStatus: Equatable, Sendable {
     public let kind: FileKind
     public let size: Int
-    /// The modification time, in nanoseconds since the epoch.
-    public let modifiedNanoseconds: Int64
+    /// The modification time (any time a file may say, 2300 included).
+    public let modified: FileTime
 
     /// The file at `path`; with `followingLinks` false, a symbolic link itself (lstat), not what it
     /// points to. Fails with the call's name and errno (ENOENT for a file that is gone).
@@ -25,16 +25,16 @@ public struct FileStatus: Equatable, Sendable {
 
     init(_ info: stat) {
         kind = FileKind(mode: info.st_mode)
-        size = Int(info.st_size)
-        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        size = fileSize(info.st_size)
+        modified = FileTime(info.st_mtim)
     }
 
-    public init(kind: FileKind, size: Int, modifiedNanoseconds: Int64) {
+    public init(kind: FileKind, size: Int, modified: FileTime) {
         self.kind = kind
         self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
+        self.modified = modified
     }
 
     /// The modification time in whole seconds since the epoch.
-    public var modifiedSeconds: Int64 { modifiedNanoseconds / 1_000_000_000 }
+    public var modifiedSeconds: Int64 { modified.seconds }
 }

@@ -12,8 +12,9 @@ public enum LocalTimeFormat {
     public static func format(_ format: String, year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
                               second: Int = 0) -> String {
         var fields = tm()
-        fields.tm_year = Int32(clamping: year - 1900)
-        fields.tm_mon = Int32(clamping: month - 1)
+        // Any Int: the fields may come from a file's EXIF date.
+        fields.tm_year = Int32(clamping: year.subtractingReportingOverflow(1900).overflow ? .min : year - 1900)
+        fields.tm_mon = Int32(clamping: month.subtractingReportingOverflow(1).overflow ? .min : month - 1)
         fields.tm_mday = Int32(clamping: day)
         fields.tm_hour = Int32(clamping: hour)
         fields.tm_min = Int32(clamping: minute)

@@ -12,8 +12,8 @@ public final class RegularFile {
     public let path: String
     /// The size when it was opened.
     public let size: Int
-    /// The modification time when it was opened, in nanoseconds since the epoch.
-    public let modifiedNanoseconds: Int64
+    /// The modification time when it was opened.
+    public let modified: FileTime
     private let descriptor: OwnedDescriptor
 
     public init(path: String) throws(SystemError) {
@@ -33,8 +33,8 @@ public final class RegularFile {
         }
         self.path = path
         self.descriptor = descriptor
-        size = Int(info.st_size)
-        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        size = fileSize(info.st_size)
+        modified = FileTime(info.st_mtim)
     }
 
     /// The whole file at `path`, opened, read and closed.
@@ -59,7 +59,7 @@ public final class RegularFile {
         guard size <= limit else { throw SystemError("read", path: path, reason: .tooLarge(size: size, limit: limit)) }
         // Reading one byte past the limit tells a file that grew from one that ends there; files
         // of /proc and /sys say size 0 and are read to their end all the same.
-        let bytes = try read(upTo: limit + 1)
+        let bytes = try read(upTo: limit < Int.max ? limit + 1 : limit)
         guard bytes.count <= limit else {
             throw SystemError("read", path: path, reason: .tooLarge(size: bytes.count, limit: limit))
         }

@@ -45,14 +45,16 @@ public final class ServiceNotifier {
     public func reloading() { send("RELOADING=1") }
     public func stopping() { send("STOPPING=1") }
 
-    /// Sends one message; a lost notification must never stop the kiosk, so failures are ignored.
+    /// Sends one message; a lost notification must never stop the kiosk, so failures are ignored,
+    /// and a receiver whose queue is full (a busy manager; only 10 datagrams by default) drops the
+    /// message instead of blocking the frame loop until it reads (MSG_DONTWAIT).
     public func send(_ message: String) {
         let bytes = Array(message.utf8)
         let socketFD = socket.rawValue
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 try? systemCall("sendto", path: "NOTIFY_SOCKET") {
-                    sendto(socketFD, bytes, bytes.count, Int32(MSG_NOSIGNAL), sa, addressLength)
+                    sendto(socketFD, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sa, addressLength)
                 }
             }
         }

@@ -30,12 +30,20 @@ public final class TimerFD {
 
     /// Fires once at `deadline` (seconds on the timer's clock); a deadline in the past fires at once.
     public func arm(at deadline: Double) throws {
-        let d = max(deadline, 1e-9)
         var spec = itimerspec()
-        spec.it_value.tv_sec = Int(d)
-        spec.it_value.tv_nsec = max(1, Int((d - Double(Int(d))) * 1e9))
+        spec.it_value = Self.timespec(deadline)
         let flags = clock == .wall ? TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET : TFD_TIMER_ABSTIME
         try systemCall("timerfd_settime") { timerfd_settime(fileDescriptor, Int32(flags), &spec, nil) }
+    }
+
+    /// A deadline in seconds as the kernel takes it, never zero (which disarms). The deadline may
+    /// come from a config duration added to the clock: NaN and anything before 1 ns are 1 ns (at
+    /// once), anything past a thousand years from the epoch is that (in effect never); no trap.
+    static func timespec(_ deadline: Double) -> Glibc.timespec {
+        let latest = 1000 * 365.25 * 86400.0
+        let d = deadline.isNaN ? 1e-9 : min(max(deadline, 1e-9), latest)
+        let whole = d.rounded(.down)
+        return Glibc.timespec(tv_sec: Int(whole), tv_nsec: min(999_999_999, max(1, Int((d - whole) * 1e9))))
     }
 
     public func disarm() throws {

@@ -3,6 +3,13 @@ import Glibc
 /// CLOCK_REALTIME in seconds since the epoch: what the opening hours are read against.
 public enum WallClock {
     public static func now() -> Double { secondsNow(on: CLOCK_REALTIME) }
+
+    /// Whole seconds since the epoch, as the kernel counts them (no Double to convert back).
+    public static func epochSeconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec)
+    }
 }
 
 /// The system's time zone through the C library: TZ if set, else /etc/localtime (tzset), with its

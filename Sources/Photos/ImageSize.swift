@@ -9,7 +9,11 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var pixelCount: Int { max(0, width) * max(0, height) }
+    /// Saturates at Int.max: a size may come from a file's header.
+    public var pixelCount: Int {
+        let (count, overflow) = max(0, width).multipliedReportingOverflow(by: max(0, height))
+        return overflow ? .max : count
+    }
     /// The same size with width and height exchanged (a quarter turn).
     public var transposed: ImageSize { ImageSize(width: height, height: width) }
 

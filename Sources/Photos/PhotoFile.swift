@@ -13,14 +13,16 @@ final class PhotoFile {
 
     init(path: String, maxMegabytes: Int, opener: PhotoFileOpener = .linux) throws(PhotoError) {
         self.path = path
-        maxBytes = maxMegabytes << 20
+        // A config number: a megabyte count past what Int holds in bytes is no limit at all.
+        let (bytes, overflow) = max(0, maxMegabytes).multipliedReportingOverflow(by: 1 << 20)
+        maxBytes = overflow ? Int.max : bytes
         file = try Self.unreadable(path) { () throws(SystemError) in try opener.open(path) }
         size = file.size
         guard size <= maxBytes else {
             file.close()
             throw PhotoError(path: path, reason: .fileTooLarge(bytes: size, maxMegabytes: maxMegabytes))
         }
-        modified = Date(timeIntervalSince1970: Double(file.modifiedNanoseconds) / 1e9)
+        modified = Date(timeIntervalSince1970: file.modified.secondsSinceEpoch)
     }
 
     convenience init(path: String, options: DecodeOptions) throws(PhotoError) {

@@ -48,18 +48,22 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
     public struct Source: Hashable, Sendable {
         public let path: String
         public let fileSize: Int
-        public let modifiedNanoseconds: Int64
+        public let modified: FileTime
 
-        public init(path: String, fileSize: Int, modifiedNanoseconds: Int64) {
+        public init(path: String, fileSize: Int, modified: FileTime) {
             self.path = Self.absolute(path)
             self.fileSize = fileSize
-            self.modifiedNanoseconds = modifiedNanoseconds
+            self.modified = modified
+        }
+
+        public init(path: String, fileSize: Int, modifiedNanoseconds: Int64) {
+            self.init(path: path, fileSize: fileSize, modified: FileTime(nanosecondsSinceEpoch: modifiedNanoseconds))
         }
 
         /// The file at `path` as it is now; nil if it cannot be stat'ed or is not a regular file.
         public init?(path: String) {
             guard let status = try? FileStatus(path: path), status.kind == .regular else { return nil }
-            self.init(path: path, fileSize: status.size, modifiedNanoseconds: status.modifiedNanoseconds)
+            self.init(path: path, fileSize: status.size, modified: status.modified)
         }
 
         /// A relative path made absolute from the working folder (as it is when the key is made;
@@ -129,7 +133,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
     /// The whole key, stored in the file and compared on reading (a hash collision or a stray file
     /// is a miss, not a wrong picture).
     static func keyText(_ source: Source, _ size: ImageSize) -> String {
-        "vitrine-thumbnail \(formatVersion) \(size.width)x\(size.height) \(source.fileSize) \(source.modifiedNanoseconds) \(source.path)"
+        "vitrine-thumbnail \(formatVersion) \(size.width)x\(size.height) \(source.fileSize) \(source.modified.exactText) \(source.path)"
     }
 
     public func filePath(for source: Source, size: ImageSize) -> String {
@@ -209,20 +213,20 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
                 logOnceHere("Cannot list the thumbnail cache (\(error)); it is not pruned")
                 names = []
             }
-            let now = Int64(Date().timeIntervalSince1970)
+            let now = WallClock.epochSeconds()
             var removed = 0
             for name in names {
                 let path = (directory as NSString).appendingPathComponent(name)
                 guard let status = try? FileStatus(path: path, followingLinks: false), status.kind == .regular else { continue }
                 if AtomicFile.isTemporary(name: name) {
                     // Another process's write may be under way: only stale ones are debris.
-                    if now - status.modifiedSeconds > 3600, removeFile(path) { removed += 1 }
+                    if Self.isOverAnHourOld(status.modifiedSeconds, now: now), removeFile(path) { removed += 1 }
                     continue
                 }
                 guard name.hasSuffix(".jpg") else { continue }
                 files.append((path, status.size, status.modifiedSeconds))
             }
-            var total = files.reduce(0) { $0 + $1.bytes }
+            var total = files.reduce(0) { $0.addingReportingOverflow($1.bytes).overflow ? .max : $0 + $1.bytes }
             if total > byteLimit {
                 for file in files.sorted(by: { $0.used < $1.used }) where total > byteLimit / 4 * 3 {
                     if removeFile(file.path) {
@@ -279,6 +283,13 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         Self.logOnce(message, level: .warning, logger: logger)
     }
 
+    /// Whether a file time (seconds since the epoch, any Int64: a file may say any time) is more
+    /// than an hour before `now`. A time in the future is not.
+    static func isOverAnHourOld(_ seconds: Int64, now: Int64) -> Bool {
+        let (age, overflow) = now.subtractingReportingOverflow(seconds)
+        return overflow ? seconds < 0 : age > 3600
+    }
+
     /// The whole file at `path`, marking it used; nil if it is not there (or cannot be opened), no
     /// bytes if it is empty, implausibly large or shrank while being read. Something else than a
     /// regular file with its name is removed, so that the new thumbnail can take its place.
@@ -297,7 +308,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         }
         // The modification time is the "last used" time for pruning; refreshing it costs a
         // metadata write, so only once an hour per file.
-        if Int64(Date().timeIntervalSince1970) - file.modifiedNanoseconds / 1_000_000_000 > 3600 {
+        if isOverAnHourOld(file.modified.seconds, now: WallClock.epochSeconds()) {
             try? file.touch()
         }
         return bytes

@@ -76,7 +76,7 @@ public struct FrameScheduler: Equatable, Sendable {
     public mutating func presented(at start: Double, moving: Bool) -> Int {
         var missed = 0
         if moving, lastPresentWasMoving, let last = lastPresent {
-            missed = max(0, Int(((start - last) / refreshPeriod).rounded(.down)) - 1)
+            missed = refreshPeriod > 0 ? max(1, Int(flooringSaturating: (start - last) / refreshPeriod)) - 1 : 0
         }
         lastPresent = start
         lastPresentWasMoving = moving

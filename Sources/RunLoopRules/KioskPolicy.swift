@@ -101,7 +101,7 @@ public struct KioskPolicy: Equatable, Sendable {
     public func closedStatus(wall: Double) -> String? {
         guard isClosed else { return nil }
         guard let change = nextScheduleChange else { return "closed" }
-        return "closed until " + OpeningHours.describe(change, from: Int(wall.rounded(.down)), in: zone)
+        return "closed until " + OpeningHours.describe(change, from: Self.epochSecond(wall), in: zone)
     }
 
     /// A touch frame with `contacts` fingers down arrived at `now`.
@@ -195,11 +195,17 @@ public struct KioskPolicy: Equatable, Sendable {
         return actions
     }
 
+    /// The whole second of a wall-clock reading, within the calendar's years 1-9999 (the clock is
+    /// the kernel's, but a trap must not follow from a clock set to nonsense).
+    static func epochSecond(_ wall: Double) -> Int {
+        min(max(Int(flooringSaturating: wall), -62_135_596_800), 253_402_300_799)
+    }
+
     /// Opens or closes when the opening hours say so at `wall`; the state is worked out from the
     /// wall clock each time, so a clock that jumped is simply read again.
     private mutating func followOpeningHours(at now: Double, wall: Double) -> [Action] {
         let hours = parameters.openingHours
-        let epoch = Int(wall.rounded(.down))
+        let epoch = Self.epochSecond(wall)
         let open = hours.isOpen(at: epoch, in: zone)
         nextScheduleChange = hours.nextChange(after: epoch, in: zone)
         defer { scheduleOpen = open }

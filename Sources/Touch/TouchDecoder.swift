@@ -48,7 +48,7 @@ public struct TouchDecoder: Sendable {
     private var sawAlternatePosition = false
 
     /// More slots than any real panel has; bounds memory against a bogus ABS_MT_SLOT maximum.
-    static let maximumSlots = 64
+    public static let maximumSlots = 64
     /// Contacts kept in one protocol A frame: more fingers than a hand has, fewer than a flood.
     public static let maximumContacts = 16
 

@@ -30,7 +30,7 @@ public final class ReplayInput: ScriptedInput {
         outOfOrderEvents = recording.outOfOrderEvents
         let replayed = recording.replayEvents(firstEventAt: 0.5)
         if let last = replayed.last?.time, last > Simulator.maximumTime {
-            throw AppError("cannot replay \(LogLine.escaped(path)): its events go on to \(Int(last)) s of virtual time; "
+            throw AppError("cannot replay \(LogLine.escaped(path)): its events go on to \(Int(exactly: last.rounded(.down)).map(String.init) ?? "\(last)") s of virtual time; "
                            + "simulate ends at most at \(Int(Simulator.maximumTime)) s", exitCode: 2)
         }
         var events: [SceneInput] = []

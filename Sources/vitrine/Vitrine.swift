@@ -6,6 +6,13 @@ import VitrineApp
 
 @main
 struct Vitrine: ParsableCommand {
+    /// Blocks `run`'s signals before anything else, argument parsing included (ProcessSignals);
+    /// every other command gives them back their default as its first step.
+    static func main() {
+        ProcessSignals.block()
+        main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "vitrine",
         abstract: "A kiosk photo viewer for Linux touch screens: DRM/KMS output, evdev touch, the iOS Photos interaction.",
@@ -18,9 +25,11 @@ struct Vitrine: ParsableCommand {
 /// Prints an AppError as one line and exits with its status; anything else as a plain error.
 /// SIGPIPE is ignored first: a write to a pipe nobody reads (stderr to a journal stream that went
 /// away, `--trace /dev/stdout | head`) fails with EPIPE, which drops a log line or names the file,
-/// instead of killing the kiosk.
-func exitOnError(_ body: () throws -> Void) throws {
+/// instead of killing the kiosk. SIGTERM, SIGINT and SIGHUP, blocked since `main`, get their
+/// default action back unless the command is the kiosk (which reads them from its signalfd).
+func exitOnError(keepingKioskSignals: Bool = false, _ body: () throws -> Void) throws {
     signal(SIGPIPE, SIG_IGN)
+    if !keepingKioskSignals { ProcessSignals.restoreDefault() }
     do {
         try body()
     } catch let error as AppError {
@@ -41,7 +50,8 @@ struct Run: ParsableCommand {
     var config: String = KioskOptions.defaultConfigPath
 
     func run() throws {
-        try exitOnError {
+        // The signals stay blocked: the kiosk's signalfd takes them, pending ones included.
+        try exitOnError(keepingKioskSignals: true) {
             try KioskCommand.run(KioskOptions(configPath: config, explicitConfig: config != KioskOptions.defaultConfigPath,
                                               version: vitrineVersion))
         }

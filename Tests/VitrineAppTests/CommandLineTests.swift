@@ -109,4 +109,45 @@ import Testing
         #expect(exit.stderr.contains("waiting for a display"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/vitrine-tour"))
     }
+
+    /// Signals are blocked from `main`'s first statement (issue #22): a SIGHUP sent at once and
+    /// again and again through the first 50 ms of `run` is a reload, never the default action's
+    /// exit (which systemd would count as clean), and SIGTERM still ends it with status 0.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a display"))
+    func aSIGHUPStormFromTheFirstMillisecondReloadsAndSIGTERMStillStops() throws {
+        let folder = try TestPaths.temporaryDirectory("hup")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/vitrine.toml"
+        try "[photos]\ndirectory = \"\(TestPaths.samplePhotos)\"\n[log]\nlevel = \"info\"\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        for attempt in 0..<5 {
+            let listener = try NotifyListener(path: folder + "/notify-\(attempt)")
+            let run = try RunningProcess(["run", "--config", config], environment: ["NOTIFY_SOCKET": listener.path],
+                                         currentDirectory: folder)
+            let start = Date()
+            while Date().timeIntervalSince(start) < 0.05 {
+                run.signal(SIGHUP)
+                usleep(100)
+            }
+            let status = listener.waitFor { $0.contains("STATUS=waiting for a display") }
+            #expect(status != nil, "attempt \(attempt): \(listener.messages)")
+            run.signal(SIGTERM)
+            let exit = run.wait()
+            #expect(exit.status == 0, "attempt \(attempt): \(exit.stderr)")
+            #expect(exit.stderr.contains("SIGHUP: configuration reloaded"), "attempt \(attempt): \(exit.stderr)")
+            #expect(exit.stderr.contains("SIGTERM: stopping"), "attempt \(attempt): \(exit.stderr)")
+        }
+    }
+
+    /// The commands a person runs keep Ctrl-C and SIGTERM as they expect: blocked only for `run`.
+    @Test func simulateEndsOnSIGINTAndSIGTERMAsUsual() throws {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            let run = try RunningProcess(["simulate", "--size", "320x200", "--photos", TestPaths.samplePhotos,
+                                          "--duration", "3600"])
+            usleep(300_000)
+            run.signal(signal)
+            let exit = run.wait(timeout: 10)
+            #expect(exit.status == signal, "signal \(signal): \(exit.stderr)")
+        }
+    }
 }
