@@ -103,7 +103,9 @@ public final class RemoteState: Sendable {
             queue.withLock { $0.screenshotWaiters[id] = continuation }
             // Started once the waiter is in place, so the timeout always finds it (or its answer).
             timer = Task {
-                try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                // NaN, negative or past a year: no trap on the conversion.
+                let seconds = timeout.isNaN ? 0 : min(max(timeout, 0), 365 * 86400)
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
                 self.resumeWaiter(id, with: nil)
             }
             wake()

@@ -34,7 +34,7 @@ final class RunLoopFiles {
     init(logger: Logger) throws {
         self.logger = logger
         // Block the signals before any thread starts, so every thread inherits the mask.
-        signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
+        signals = try SignalFD(signals: ProcessSignals.kiosk)
         loop = try EventLoop()
         decoded = try EventFD()
         frameTimer = try TimerFD()
