@@ -91,7 +91,7 @@ let package = Package(
             "CLinux", "Linux", "Touch", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "DRM", dependencies: [
-            "CDRM", "Blitter", "Config", "Linux",
+            "CDRM", "Geometry", "Blitter", "Config", "Linux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
@@ -126,7 +126,7 @@ let package = Package(
         // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
         .target(name: "VitrineApp", dependencies: [
             "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
-            "Rendering", "Devices", "RemoteControl", "RemoteHTTP",
+            "Rendering", "Devices", "DRM", "RemoteControl", "RemoteHTTP",
             .product(name: "Logging", package: "swift-log"),
             // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),
@@ -138,7 +138,7 @@ let package = Package(
         ]),
 
         // Real-kernel check of the DRM module (Tests/EndToEnd/test_drm_smoke.py runs it in qemu).
-        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Blitter", "Config"]),
+        .executableTarget(name: "drm-smoke", dependencies: ["DRM", "Geometry", "Blitter", "Config"]),
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "LinuxTests", dependencies: [
             "Linux", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .testTarget(name: "DRMTests", dependencies: ["DRM", "Config"]),
+        .testTarget(name: "DRMTests", dependencies: ["DRM", "Config", "Geometry"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "DRM", "Touch", "Config", "Geometry"]),
         .testTarget(name: "PhotosTests", dependencies: [
             "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),

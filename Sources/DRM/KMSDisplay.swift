@@ -6,6 +6,7 @@ import Musl
 import Blitter
 import CDRM
 import Config
+import Geometry
 import Linux
 import SystemPackage
 
@@ -36,16 +37,16 @@ public final class KMSDisplay {
     public private(set) var isFlipPending = false
     /// False after `setPower(on: false)`: the display is blank and `present` does nothing.
     public private(set) var isPoweredOn = true
+    /// Buffer rows the last `present` wrote (the whole height for a full write, 0 for a still frame).
+    public private(set) var rowsWritten = 0
 
     private let properties: ConnectorProperties
     private let savedCRTC: drmModeCrtc
     private var buffers: [DumbBuffer]
     /// The buffer on screen (or queued to be, while a flip is pending).
     private var front = 0
-    /// Per buffer: it must be written whole (new, or the frame size changed).
-    private var needsFullWrite: [Bool]
-    /// Per buffer: buffer rows that changed in frames it did not receive.
-    private var staleRows: [Range<Int>]
+    /// Per buffer: the rows that changed in frames it did not receive (all of them when new).
+    private var damage: BufferDamage
     private var lastFrameSize: (width: Int, height: Int)?
     private var closed = false
 
@@ -78,8 +79,7 @@ public final class KMSDisplay {
         self.rotation = properties[.panelOrientation]?.valueName.flatMap(PanelOrientation.init(rawValue:)) ?? .normal
         self.buffers = buffers
         // Nothing drawn yet: the first frame into each buffer writes all of it.
-        needsFullWrite = [true, true]
-        staleRows = [0..<0, 0..<0]
+        damage = BufferDamage(bufferCount: buffers.count, height: mode.height)
     }
 
     deinit { close() }
@@ -90,16 +90,18 @@ public final class KMSDisplay {
     // MARK: - Presenting
 
     /// Shows `frame`: waits for the previous flip if it is still pending, writes the frame's
-    /// changed rows into the buffer that is not on screen and queues a flip to it. `dirtyRows`
-    /// are the frame's rows that changed since the last `present` (nil: all of them). A frame of
-    /// another size than the mode is centred, cropped, with black around it.
+    /// changed rows into the buffer that is not on screen (and those it missed while the other
+    /// was written) and queues a flip to it. `dirtyRows` are the frame's rows that changed since
+    /// the last `present` (nil: all of them). A frame of another size than the mode is centred,
+    /// cropped, with black around it.
     ///
     /// While the display is powered off this draws nothing (a CRTC that is off takes no flips);
     /// the next frame after power-on is then written whole, whatever its `dirtyRows`.
-    public func present(_ frame: Bitmap, dirtyRows: Range<Int>? = nil) throws {
+    public func present(_ frame: Bitmap, dirtyRows: RowSet? = nil) throws {
         guard !closed else { throw DRMError.closed }
+        rowsWritten = 0
         guard isPoweredOn else {
-            needsFullWrite = [true, true]
+            damage.invalidateAll()
             return
         }
         if isFlipPending {
@@ -110,15 +112,13 @@ public final class KMSDisplay {
         let placement = FramePlacement(frameWidth: frame.width, frameHeight: frame.height,
                                        bufferWidth: buffer.width, bufferHeight: buffer.height)
         if lastFrameSize.map({ $0 != (frame.width, frame.height) }) ?? true {
-            needsFullWrite = [true, true]
+            damage.invalidateAll()
             lastFrameSize = (frame.width, frame.height)
         }
-        let changed = dirtyRows.map { placement.bufferRows(forFrameRows: $0) } ?? (0..<buffer.height)
-        let rows = needsFullWrite[back] ? 0..<buffer.height : changed.hull(staleRows[back])
-        write(frame, rows: rows, placement: placement, into: buffer)
-        needsFullWrite[back] = false
-        staleRows[back] = 0..<0
-        staleRows[front] = staleRows[front].hull(changed)
+        let changed = dirtyRows.map { RowSet($0.ranges.map { placement.bufferRows(forFrameRows: $0) }) }
+        let rows = damage.rowsToWrite(into: back, changed: changed)
+        for range in rows.ranges { write(frame, rows: range, placement: placement, into: buffer) }
+        rowsWritten = rows.count
 
         let fd = try card.fd()
         // The flip in flight holds a reference to the display, released by its event, so the
@@ -257,7 +257,7 @@ public final class KMSDisplay {
             drmModeSetCrtc(fd, crtcID, buffers[front].framebufferID, 0, 0, &connectorID, 1, &info)
         }
         isPoweredOn = true
-        needsFullWrite = [true, true]
+        damage.invalidateAll()
     }
 
     // MARK: - Tear-down

@@ -15,6 +15,8 @@ public final class DisplayOutput {
     public let logicalSize: Size
     public let refreshPeriod: Double
     private var turned: Bitmap?
+    /// The next frame is written whole, whatever rows its caller says changed.
+    private var wholeFrameOwed = true
 
     public init(settings: Settings.Display, logger: Logger) throws {
         let card = try Self.openCard(settings)
@@ -53,15 +55,32 @@ public final class DisplayOutput {
     public var isFlipPending: Bool { display.isFlipPending }
     public var lastFlipTime: Double? { display.lastFlipTime }
 
-    public func present(_ frame: Bitmap) throws {
+    /// Buffer rows the last `present` wrote into the display (0 for a frame that changed nothing).
+    public var rowsWritten: Int { display.rowsWritten }
+
+    /// Shows `frame`, of which `changedRows` changed since the frame presented before (nil: all
+    /// of them, or unknown). After a frame that failed, or a frame that was not the caller's
+    /// (the black one of `switchOff`), the next is written whole: the caller's rows are counted
+    /// from its own frame before, which the buffers may not hold.
+    public func present(_ frame: Bitmap, changedRows: RowSet? = nil) throws {
+        let changed = wholeFrameOwed ? nil : changedRows
+        wholeFrameOwed = true
+        try presentTurned(frame, changedRows: changed)
+        wholeFrameOwed = false
+    }
+
+    /// `frame` turned for the panel: upside down the rows are mirrored; a quarter turn makes each
+    /// row of the frame a column of the panel, so every row is written.
+    private func presentTurned(_ frame: Bitmap, changedRows: RowSet?) throws {
         guard rotation != .none else {
-            try display.present(frame)
+            try display.present(frame, dirtyRows: changedRows)
             return
         }
         var target = turned ?? Bitmap(width: Int(display.modeInfo.width), height: Int(display.modeInfo.height))
         frame.rotated(quarterTurns: rotation.rawValue / 90, into: &target)
         turned = target
-        try display.present(target)
+        let rows = rotation == .half ? changedRows?.flipped(height: frame.height) : nil
+        try display.present(target, dirtyRows: rows)
     }
 
     /// Blanking: DPMS off, or, on a connector without DPMS, a black frame. Returns how.
@@ -70,7 +89,9 @@ public final class DisplayOutput {
             try display.setPower(on: false)
             return "off (DPMS)"
         } catch {
-            try? present(Bitmap(width: Int(logicalSize.width), height: Int(logicalSize.height), color: Pixel.black))
+            try? presentTurned(Bitmap(width: Int(logicalSize.width), height: Int(logicalSize.height), color: Pixel.black),
+                               changedRows: nil)
+            wholeFrameOwed = true
             return "black (no DPMS: \(error))"
         }
     }

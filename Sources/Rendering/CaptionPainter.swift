@@ -103,6 +103,14 @@ public final class CaptionPainter {
         Self.lay(layer, over: &target, dx: Int(offsetX.rounded()), dy: 0, alpha: alpha, width: screen.width)
     }
 
+    /// The pixels `draw` may write for `caption` with its page `offsetX` px from rest: its slot,
+    /// from the gradient's top row to the screen's bottom. Nil when it cannot be set.
+    public func area(of caption: Caption, offsetX: Double) -> PixelRect? {
+        guard let layer = layer(for: caption) else { return nil }
+        return PixelRect(x: Int(offsetX.rounded()), y: layer.gradientTop, width: screen.width,
+                         height: screen.height - layer.gradientTop).intersection(screen)
+    }
+
     /// The gradient, then the text, over `target`, the layer's screen rows moved by `dy`.
     private static func lay(_ layer: CaptionLayer, over target: inout Bitmap, dx: Int, dy: Int, alpha: Double, width: Int) {
         let slot = PixelRect(x: dx, y: 0, width: width, height: target.height).intersection(target.bounds)
@@ -134,13 +142,17 @@ public final class CaptionPainter {
         var height: Int
         var imageX: Int
         var imageY: Int
+        var contentVersion: Int
     }
 
     /// The band for `caption` over `image`, whose top-left corner lies at `imageOrigin` in its
     /// slot (the screen, for the page at rest): black around the photo, as the pager's background.
-    public func band(for caption: Caption, image: Bitmap, imageOrigin: (x: Int, y: Int)) -> CaptionBand? {
+    /// `contentVersion`: the page's (a clip's frame may change the pixels in the same storage).
+    public func band(for caption: Caption, image: Bitmap, imageOrigin: (x: Int, y: Int),
+                     contentVersion: Int = 0) -> CaptionBand? {
         let key = BandKey(text: caption.text, image: image.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) },
-                          width: image.width, height: image.height, imageX: imageOrigin.x, imageY: imageOrigin.y)
+                          width: image.width, height: image.height, imageX: imageOrigin.x, imageY: imageOrigin.y,
+                          contentVersion: contentVersion)
         bandsDrawn.insert(key)
         if let band = bands[key] { return band }
         guard let layer = layer(for: caption) else { return nil }

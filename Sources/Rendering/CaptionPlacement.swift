@@ -6,12 +6,13 @@ import Scene
 /// the pager each page not zoomed in carries its photo's caption, moved sideways with the page
 /// while it slides; a transition (opening, dismissing, closing) carries the caption of the photo
 /// it moves, in place, faded with the black background. A page zoomed in fades its caption out
-/// by `fadeZoom` (10% larger): the visitor is looking at the picture.
+/// by `fadeZoom` (10% larger): the visitor is looking at the picture. A translucent photo's caption
+/// fades with it.
 public struct CaptionPlacement: Equatable, Sendable {
     public var index: Int
     /// Horizontal offset of the page from its resting place, px.
     public var offsetX: Double
-    /// The caption's opacity, 0...1: the background's.
+    /// The caption's opacity, 0...1: the background's, times its photo's.
     public var alpha: Double
 
     public init(index: Int, offsetX: Double, alpha: Double) {
@@ -24,13 +25,13 @@ public struct CaptionPlacement: Equatable, Sendable {
         let alpha = min(1, max(0, frame.backgroundAlpha))
         guard frame.mode != .grid, alpha > 0 else { return [] }
         if let moving = frame.movingPhoto {
-            return [CaptionPlacement(index: moving.index, offsetX: 0, alpha: alpha)]
+            return [CaptionPlacement(index: moving.index, offsetX: 0, alpha: alpha * min(1, max(0, moving.alpha)))]
         }
         return frame.pages.compactMap { page in
             let rect = page.rect
             // A page at rest fits the screen: one side is the screen's. Past that, it is zoomed.
             let zoom = max(rect.width / screen.width, rect.height / screen.height)
-            let shown = min(1, max(0, (1 + fadeZoom - zoom) / fadeZoom))
+            let shown = min(1, max(0, (1 + fadeZoom - zoom) / fadeZoom)) * min(1, max(0, page.alpha))
             guard rect.minX.isFinite, zoom.isFinite, PixelMath.alphaWeight(alpha * shown) > 0 else { return nil }
             // The page's left edge from where it rests (centred, on whole pixels as the renderer
             // places it), so that the caption moves in whole pixels with a page drawn in them.

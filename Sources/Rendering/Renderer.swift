@@ -9,22 +9,49 @@ import Scene
 /// everything it needs is in the frame.
 ///
 /// The picture is always that of `renderDirectly` (every layer over the whole screen), but it is
-/// drawn with less work: nothing is drawn under the opaque photos, the grid's gaps are filled
-/// instead of the whole screen, and while something lies over the grid (a transition) the grid is
-/// drawn once into a cached layer and each frame copies it, dimmed in the same pass.
+/// drawn with less work: nothing is drawn under the photos that are opaque (alpha 1; under a
+/// translucent one everything is drawn), the grid's gaps are filled instead of the whole screen,
+/// and while something lies over the grid (a transition) the grid is drawn once into a cached
+/// layer and each frame copies it, dimmed in the same pass. The caches are keyed by what their
+/// pixels depend on, content versions included.
 ///
 /// Captions (with a `CaptionPainter`) go over everything else, each with its page.
+///
+/// `render` returns the rows that changed since the picture it drew last into the same bitmap
+/// (`DrawnPicture`): the display writes only those.
 public struct Renderer {
     public var grid: Settings.Grid
     public let captions: CaptionPainter?
     private let gridLayer = GridLayerCache()
+    private let last = LastPicture()
+
+    /// The picture drawn last, and into which bitmap (its storage's address and size; not held,
+    /// which would make the next frame's writes copy it).
+    private final class LastPicture {
+        var picture: DrawnPicture?
+        var target: (address: UnsafeRawPointer?, width: Int, height: Int)?
+    }
 
     public init(grid: Settings.Grid, captions: CaptionPainter? = nil) {
         self.grid = grid
         self.captions = captions
     }
 
-    public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
+    /// Draws `frame` into `target`; returns the rows of `target` that differ from the picture
+    /// drawn into it last (every row when that was not this renderer's last picture).
+    @discardableResult
+    public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) -> RowSet {
+        draw(frame, images: images, into: &target)
+        let picture = self.picture(of: frame, images: images, screen: target.bounds)
+        let identity = (address: target.pixels.withUnsafeBytes { $0.baseAddress }, width: target.width, height: target.height)
+        let sameTarget = last.target.map { $0 == identity } ?? false
+        let changed = picture.changedRows(since: sameTarget ? last.picture : nil)
+        last.picture = picture
+        last.target = identity
+        return changed
+    }
+
+    private func draw(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
         let screen = target.bounds
         let pages = frame.pages.map { aligned($0, images: images) }
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
@@ -52,14 +79,14 @@ public struct Renderer {
             if let band = bands[page.index] {
                 // The photo above the caption's band, then the band drawn with it.
                 let above = PixelRect(x: screen.minX, y: screen.minY, width: screen.width, height: band.rect.minY - screen.minY)
-                drawPhoto(page.index, in: page.rect, images: images, into: &target, clip: above)
+                drawPhoto(page, images: images, into: &target, clip: above)
                 target.copy(from: band.band.bitmap, to: (band.rect.minX, band.rect.minY))
             } else {
-                drawPhoto(page.index, in: page.rect, images: images, into: &target)
+                drawPhoto(page, images: images, into: &target)
             }
         }
         if let moving = frame.movingPhoto {
-            drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
+            drawPhoto(moving, images: images, into: &target)
         }
         var placed = frame
         placed.pages = pages
@@ -88,13 +115,17 @@ public struct Renderer {
         let shown = Set(CaptionPlacement.placements(in: frame, screen: Size(width: screen.width, height: screen.height))
             .filter { PixelMath.alphaWeight($0.alpha) == PixelMath.opaque }.map(\.index))
         var bands: [Int: (band: CaptionPainter.CaptionBand, rect: PixelRect)] = [:]
+        // A band holds its photo's pixels and caption, drawn before the pages after it: only when
+        // every page hides what is under it.
+        guard pages.allSatisfy({ PixelMath.alphaWeight($0.alpha) == PixelMath.opaque }) else { return [:] }
         for page in pages where shown.contains(page.index) {
             guard let caption = images.caption(page.index), let image = images.screenImage(page.index)?.image,
                   Double(image.width) == page.rect.width, Double(image.height) == page.rect.height,
                   page.rect.minX == page.rect.minX.rounded(), page.rect.minY == page.rect.minY.rounded() else { continue }
             let restX = (screen.width - image.width) / 2
             let dx = Int(page.rect.minX) - restX
-            guard let band = captions.band(for: caption, image: image, imageOrigin: (restX, Int(page.rect.minY))) else { continue }
+            guard let band = captions.band(for: caption, image: image, imageOrigin: (restX, Int(page.rect.minY)),
+                                           contentVersion: page.contentVersion) else { continue }
             bands[page.index] = (band, PixelRect(x: dx, y: band.top, width: screen.width, height: band.bitmap.height))
         }
         return bands
@@ -125,12 +156,55 @@ public struct Renderer {
         var placed = frame
         placed.pages = frame.pages.map { aligned($0, images: images) }
         for page in placed.pages {
-            drawPhoto(page.index, in: page.rect, images: images, into: &target)
+            drawPhoto(page, images: images, into: &target)
         }
         if let moving = frame.movingPhoto {
-            drawPhoto(moving.index, in: moving.rect, images: images, into: &target)
+            drawPhoto(moving, images: images, into: &target)
         }
         drawCaptions(placed, images: images, into: &target)
+    }
+
+    /// What `renderDirectly` draws for `frame`, item by item: the picture the next frame's is
+    /// compared with.
+    private func picture(of frame: SceneFrame, images: PhotoImages, screen: PixelRect) -> DrawnPicture {
+        let dim = PixelMath.alphaWeight(min(1, frame.backgroundAlpha))
+        var picture = DrawnPicture(width: screen.width, height: screen.height, placeholderColor: grid.placeholderColor,
+                                   base: frame.drawsGrid && dim < PixelMath.opaque
+                                       ? .grid(background: grid.backgroundColor, dim: dim) : .black)
+        if case .grid = picture.base {
+            for cell in frame.gridCells {
+                let rect = Self.onWholePixels(cell.rect)
+                let area = rect.enclosingPixels.intersection(screen)
+                let content: DrawnPicture.Content = cell.index == frame.hiddenIndex ? .hiddenCell
+                    : .picture(rect: rect, image: images.thumbnail(cell.index).map(ImageIdentity.init),
+                               alpha: PixelMath.opaque, contentVersion: cell.contentVersion)
+                picture.items.append(DrawnPicture.Item(area: area, content: content))
+            }
+        }
+        var placed = frame
+        placed.pages = frame.pages.map { aligned($0, images: images) }
+        for photo in placed.pages + (frame.movingPhoto.map { [$0] } ?? []) {
+            let image: ImageIdentity?
+            switch source(of: photo.index, images: images) {
+            case .screenImage(let chain): image = ImageIdentity(chain.image)
+            case .thumbnail(let bitmap): image = ImageIdentity(bitmap)
+            case .placeholder: image = nil
+            }
+            picture.items.append(DrawnPicture.Item(
+                area: photo.rect.enclosingPixels.intersection(screen),
+                content: .picture(rect: photo.rect, image: image, alpha: PixelMath.alphaWeight(photo.alpha),
+                                  contentVersion: photo.contentVersion)))
+        }
+        if let captions {
+            for placement in CaptionPlacement.placements(in: placed, screen: Size(width: screen.width, height: screen.height)) {
+                guard let caption = images.caption(placement.index),
+                      let area = captions.area(of: caption, offsetX: placement.offsetX) else { continue }
+                picture.items.append(DrawnPicture.Item(
+                    area: area, content: .caption(text: caption.text, offsetX: Int(placement.offsetX.rounded()),
+                                                  alpha: placement.alpha)))
+            }
+        }
+        return picture
     }
 
     /// The grid cells (`thumbnails` in the order of `frame.gridCells`) and the background in the
@@ -167,29 +241,45 @@ public struct Renderer {
               page.rect.minX.isFinite, page.rect.minY.isFinite else { return page }
         let x = (page.rect.midX - Double(image.width) / 2).rounded()
         let y = (page.rect.midY - Double(image.height) / 2).rounded()
-        return PhotoPlacement(index: page.index, rect: Rect(x: x, y: y, width: Double(image.width), height: Double(image.height)))
+        var placed = page
+        placed.rect = Rect(x: x, y: y, width: Double(image.width), height: Double(image.height))
+        return placed
     }
 
-    /// The photo aspect-filled into `rect` and clipped to it: for a page the rect already has the
-    /// photo's aspect ratio, so this shows it whole; for a transition it is the carried frame.
-    private func drawPhoto(_ index: Int, in rect: Rect, images: PhotoImages, into target: inout Bitmap,
+    /// What a photo is drawn from: its screen image, else its thumbnail, else the placeholder.
+    private enum PhotoSource {
+        case screenImage(MipChain)
+        case thumbnail(Bitmap)
+        case placeholder
+    }
+
+    private func source(of index: Int, images: PhotoImages) -> PhotoSource {
+        if let image = images.screenImage(index) { return .screenImage(image) }
+        if let thumbnail = images.thumbnail(index) { return .thumbnail(thumbnail) }
+        return .placeholder
+    }
+
+    /// The photo aspect-filled into its rect and clipped to it, over what is there at its alpha:
+    /// for a page the rect already has the photo's aspect ratio, so this shows it whole; for a
+    /// transition it is the carried frame.
+    private func drawPhoto(_ photo: PhotoPlacement, images: PhotoImages, into target: inout Bitmap,
                            clip limit: PixelRect? = nil) {
+        let rect = photo.rect
         let clip = rect.enclosingPixels.intersection(limit.map { $0.intersection(target.bounds) } ?? target.bounds)
         guard !clip.isEmpty else { return }
-        if let image = images.screenImage(index) {
-            target.drawAspectFill(image, in: rect, clip: clip)
-        } else if let thumbnail = images.thumbnail(index) {
-            target.drawAspectFill(thumbnail, in: rect, clip: clip)
-        } else {
-            target.fill(clip, color: grid.placeholderColor)
+        switch source(of: photo.index, images: images) {
+        case .screenImage(let image): target.drawAspectFill(image, in: rect, clip: clip, alpha: photo.alpha)
+        case .thumbnail(let thumbnail): target.drawAspectFill(thumbnail, in: rect, clip: clip, alpha: photo.alpha)
+        case .placeholder: target.blend(clip, color: grid.placeholderColor, alpha: photo.alpha)
         }
     }
 
     /// The pixels `drawPhoto` overwrites, all of them opaque, so nothing under them needs drawing;
-    /// nil when that is not certain.
+    /// nil when that is not certain (a translucent photo shows what is under it).
     private func coveredPixels(_ photo: PhotoPlacement, images: PhotoImages, screen: PixelRect) -> PixelRect? {
         let rect = photo.rect
-        guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite, !rect.isEmpty else { return nil }
+        guard PixelMath.alphaWeight(photo.alpha) == PixelMath.opaque, rect.minX.isFinite, rect.minY.isFinite,
+              rect.maxX.isFinite, rect.maxY.isFinite, !rect.isEmpty else { return nil }
         let image = images.screenImage(photo.index).map(\.image) ?? images.thumbnail(photo.index)
         if let image {
             // A scaled draw writes the pixels whose centres lie inside the rect.

@@ -84,7 +84,9 @@ public final class Viewer {
         return frame
     }
 
-    public func draw(_ frame: SceneFrame, into target: inout Bitmap) {
+    /// Draws `frame` into `target`; returns the rows that changed since the last frame drawn there.
+    @discardableResult
+    public func draw(_ frame: SceneFrame, into target: inout Bitmap) -> RowSet {
         renderer.render(frame, images: store, into: &target)
     }
 }

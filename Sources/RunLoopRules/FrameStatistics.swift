@@ -4,15 +4,19 @@ public struct FrameStatistics: Equatable, Sendable {
     public private(set) var framesDrawn = 0
     public private(set) var framesDropped = 0
     private var composeTimes: [Double] = []
+    /// Per frame, the display rows it wrote, when the caller counts them (`simulate`).
+    private var rowsWritten: [Int] = []
 
     public init() {}
 
     /// One presented frame: how long it took to compose, and how many refresh periods passed
     /// between the vblank it aimed at and the one it was shown at (0 when on time).
-    public mutating func record(composeTime: Double, missedVblanks: Int) {
+    /// `rowsWritten`: the rows of the display's buffer the frame was copied into.
+    public mutating func record(composeTime: Double, missedVblanks: Int, rowsWritten rows: Int? = nil) {
         framesDrawn += 1
         framesDropped += max(0, missedVblanks)
         composeTimes.append(composeTime)
+        if let rows { rowsWritten.append(rows) }
     }
 
     public func percentile(_ p: Double) -> Double? {
@@ -28,10 +32,15 @@ public struct FrameStatistics: Equatable, Sendable {
         return "\(framesDrawn) frames, \(framesDropped) dropped, frame time p50 \(Self.ms(p50, 1)), p99 \(Self.ms(p99, 1))"
     }
 
-    /// `simulate --stats` (SPEC §6): "frames 312, draw p50 0.84 ms, p99 1.92 ms, max 2.40 ms".
+    /// `simulate --stats` (SPEC §6): "frames 312, draw p50 0.84 ms, p99 1.92 ms, max 2.40 ms", and
+    /// when rows were counted ", rows p50 0, max 480" (display rows written per frame).
     public var drawSummary: String {
         let p50 = percentile(50) ?? 0, p99 = percentile(99) ?? 0, max = composeTimes.max() ?? 0
-        return "frames \(framesDrawn), draw p50 \(Self.ms(p50, 2)), p99 \(Self.ms(p99, 2)), max \(Self.ms(max, 2))"
+        let draw = "frames \(framesDrawn), draw p50 \(Self.ms(p50, 2)), p99 \(Self.ms(p99, 2)), max \(Self.ms(max, 2))"
+        guard !rowsWritten.isEmpty else { return draw }
+        let rows = rowsWritten.sorted()
+        let median = rows[Int((0.5 * Double(rows.count - 1)).rounded())]
+        return draw + ", rows p50 \(median), max \(rows[rows.count - 1])"
     }
 
     /// Seconds as milliseconds with `places` decimals, without Foundation's locale.

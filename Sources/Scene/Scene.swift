@@ -56,6 +56,8 @@ public final class Scene {
     /// Set by `returnToStart`: the grid goes back to its first row once the closing has ended.
     private var scrollsToTopAfterClosing = false
     private var now = -Double.infinity
+    /// Per photo index, which picture of its content is shown (`setContentVersion`).
+    private var contentVersions: [Int: Int] = [:]
 
     public init(parameters: SceneParameters = SceneParameters(), screenSize: Size, photoSizes: [Size]) {
         self.parameters = parameters
@@ -130,9 +132,24 @@ public final class Scene {
             alpha = transition.alpha(at: t)
             moving = PhotoPlacement(index: transition.index, rect: transition.rect(at: t))
         }
-        return SceneFrame(time: t, mode: mode, currentIndex: currentIndex, gridScroll: grid.offset,
-                          drawsGrid: alpha < 1, gridCells: grid.visibleCells(), hiddenIndex: grid.hiddenIndex,
-                          backgroundAlpha: alpha, pages: pages, movingPhoto: moving)
+        var frame = SceneFrame(time: t, mode: mode, currentIndex: currentIndex, gridScroll: grid.offset,
+                               drawsGrid: alpha < 1, gridCells: grid.visibleCells(), hiddenIndex: grid.hiddenIndex,
+                               backgroundAlpha: alpha, pages: pages, movingPhoto: moving)
+        if !contentVersions.isEmpty { stampContentVersions(&frame) }
+        return frame
+    }
+
+    /// Photo `index` shows another picture of its content from now on (a clip's next frame): the
+    /// frames that show it carry `version`, so they differ from the one on screen even at rest.
+    public func setContentVersion(_ version: Int, of index: Int) {
+        contentVersions[index] = version == 0 ? nil : version
+    }
+
+    /// The cells only where the grid shows: under the pager's black their versions change nothing.
+    private func stampContentVersions(_ frame: inout SceneFrame) {
+        for i in frame.gridCells.indices where frame.drawsGrid { frame.gridCells[i].contentVersion = contentVersions[frame.gridCells[i].index] ?? 0 }
+        for i in frame.pages.indices { frame.pages[i].contentVersion = contentVersions[frame.pages[i].index] ?? 0 }
+        if let index = frame.movingPhoto?.index { frame.movingPhoto?.contentVersion = contentVersions[index] ?? 0 }
     }
 
     // MARK: Input
@@ -281,6 +298,8 @@ public final class Scene {
         }
         if let index = newIndex, index < 0 || index >= count { newIndex = nil }
         photoSizes = sizes
+        // Indices name other photos now; their content tells its versions again.
+        contentVersions = [:]
         grid.setPhotoCount(count)
 
         if case .grid = state {

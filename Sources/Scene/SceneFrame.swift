@@ -10,10 +10,14 @@ public enum SceneMode: String, Equatable, Sendable {
 public struct GridCell: Equatable, Sendable {
     public var index: Int
     public var rect: Rect
+    /// Which picture of the item the cell shows, for content that changes while the cell stays
+    /// put (`Scene.setContentVersion`); 0 for a still photo.
+    public var contentVersion: Int
 
-    public init(index: Int, rect: Rect) {
+    public init(index: Int, rect: Rect, contentVersion: Int = 0) {
         self.index = index
         self.rect = rect
+        self.contentVersion = contentVersion
     }
 }
 
@@ -23,10 +27,19 @@ public struct GridCell: Equatable, Sendable {
 public struct PhotoPlacement: Equatable, Sendable {
     public var index: Int
     public var rect: Rect
+    /// The photo's opacity over what lies under it, 0...1 (1: it hides what is under it; less, a
+    /// crossfade's two pages).
+    public var alpha: Double
+    /// Which picture of the item is shown, for content that changes while the photo stays put (a
+    /// clip's frame; `Scene.setContentVersion`); 0 for a still photo. Two frames that differ only
+    /// here show different pictures.
+    public var contentVersion: Int
 
-    public init(index: Int, rect: Rect) {
+    public init(index: Int, rect: Rect, alpha: Double = 1, contentVersion: Int = 0) {
         self.index = index
         self.rect = rect
+        self.alpha = alpha
+        self.contentVersion = contentVersion
     }
 }
 
@@ -67,6 +80,14 @@ public struct SceneFrame: Equatable, Sendable {
         self.backgroundAlpha = backgroundAlpha
         self.pages = pages
         self.movingPhoto = movingPhoto
+    }
+
+    /// Whether the two frames show the same picture: all but their time stamps agree (content
+    /// versions and alphas included). A frame that shows the picture on screen is not drawn.
+    public func showsSamePicture(as other: SceneFrame?) -> Bool {
+        guard var other else { return false }
+        other.time = time
+        return self == other
     }
 
     /// The on-screen rect of the moving or current photo, as the trace reports it; nil in grid mode.

@@ -219,9 +219,9 @@ final class KioskRunner {
             try? files.frameTimer.arm(at: time)
         case let .draw(frame, moving):
             let start = MonotonicClock.now()
-            session.viewer.draw(frame, into: &canvas)
+            let changed = session.viewer.draw(frame, into: &canvas)
             do {
-                try output.present(canvas)
+                try output.present(canvas, changedRows: changed)
             } catch {
                 logger.error("display: \(error)")
                 return
@@ -230,7 +230,7 @@ final class KioskRunner {
             status.framePresented(composeTime: end - start, missedVblanks: session.presented(frame, at: start, moving: moving),
                                   now: end)
             // One line per frame at log.level "debug": a still screen writes none.
-            logger.debug("frame \(status.framesPresented): \(frame.mode.rawValue)")
+            logger.debug("frame \(status.framesPresented): \(frame.mode.rawValue), \(output.rowsWritten) rows written")
         }
     }
 

@@ -181,7 +181,7 @@ final class KioskSession {
             return .wait(until: time)
         case .sample(let time):
             let frame = viewer.frame(at: time)
-            guard scheduler.mustDraw(sceneChanged: !Self.samePicture(frame, onScreen)) else { return .none }
+            guard scheduler.mustDraw(sceneChanged: !frame.showsSamePicture(as: onScreen)) else { return .none }
             return .draw(frame, moving: moving)
         }
     }
@@ -195,12 +195,5 @@ final class KioskSession {
         if let shown, shown != lastShown { photosShown += 1 }
         lastShown = shown
         return scheduler.presented(at: start, moving: moving)
-    }
-
-    /// Two frames show the same picture when all but their time stamps agree.
-    private static func samePicture(_ frame: SceneFrame, _ other: SceneFrame?) -> Bool {
-        guard var other else { return false }
-        other.time = frame.time
-        return frame == other
     }
 }

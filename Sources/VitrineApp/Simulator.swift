@@ -1,5 +1,6 @@
 import Blitter
 import Config
+import DRM
 import Foundation
 import Geometry
 import Linux
@@ -16,7 +17,8 @@ import Synchronization
 /// is still) is drawn into memory by the same session and renderer; each tick's frame goes to the
 /// trace, and PNG snapshots are taken at the times asked for. Decoding runs on the real worker
 /// threads; before each frame it draws the simulator waits for what the frame asked for, so the
-/// frames show the same pixels on a fast or a slow machine.
+/// frames show the same pixels on a fast or a slow machine. The display is counted, not opened:
+/// the rows `run`'s two buffers would be written for each frame.
 public enum Simulator {
     public static let frameRate = 60.0
     /// Virtual time ends at most here (SPEC §6): a recording or a snapshot beyond it is an error.
@@ -25,7 +27,8 @@ public enum Simulator {
     public struct Outcome {
         /// The snapshots written, in time order.
         public var snapshots: [String] = []
-        /// The frames drawn (not the snapshots) and the real time each took.
+        /// The frames drawn (not the snapshots), the real time each took and the display rows
+        /// `run` would write for it.
         public var statistics = FrameStatistics()
     }
 
@@ -82,6 +85,10 @@ public enum Simulator {
         let session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1 / frameRate, now: 0, zone: zone)
         let wallStart = wallStart ?? WallClock.now()
         var canvas = Bitmap(width: Int(screenSize.width), height: Int(screenSize.height))
+        var display = BufferDamage(height: canvas.height)
+        var back = 0
+        // Rows the snapshots changed in the canvas since the frame last "presented".
+        var unpresented = RowSet()
         var pendingSnapshots = snapshots.sorted { $0.time < $1.time }[...]
         var outcome = Outcome()
         let minimumEnd = max(input?.endTime ?? 0, snapshots.map(\.time).max() ?? 0, 1.0)
@@ -104,9 +111,14 @@ public enum Simulator {
                 viewer.store.waitUntilSettled()
                 decoded.store(false, ordering: .releasing)
                 let start = MonotonicClock.now()
-                viewer.draw(drawn, into: &canvas)
-                outcome.statistics.record(composeTime: MonotonicClock.now() - start,
-                                          missedVblanks: session.presented(drawn, at: t, moving: moving))
+                let changed = viewer.draw(drawn, into: &canvas).union(unpresented)
+                let composeTime = MonotonicClock.now() - start
+                unpresented = RowSet()
+                let rows = display.rowsToWrite(into: back, changed: changed)
+                back = 1 - back
+                outcome.statistics.record(composeTime: composeTime,
+                                          missedVblanks: session.presented(drawn, at: t, moving: moving),
+                                          rowsWritten: rows.count)
                 frame = drawn
             } else {
                 frame = viewer.frame(at: t)
@@ -116,7 +128,7 @@ public enum Simulator {
                              caption: screenOn ? viewer.shownCaption(in: frame)?.text : nil)
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
-                outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas,
+                outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas, changed: &unpresented,
                                                       path: (outputDirectory as NSString).appendingPathComponent(next.name + ".png")))
             }
             if duration == nil, t >= minimumEnd, !viewer.scene.isAnimating, pendingSnapshots.isEmpty { break }
@@ -127,9 +139,11 @@ public enum Simulator {
     }
 
     /// The frame drawn once everything it asked for is decoded, as a PNG.
-    private static func snapshot(_ frame: SceneFrame, of viewer: Viewer, into canvas: inout Bitmap, path: String) throws -> String {
+    /// `changed` gathers the rows it changed in the canvas, which the next frame presents.
+    private static func snapshot(_ frame: SceneFrame, of viewer: Viewer, into canvas: inout Bitmap, changed: inout RowSet,
+                                 path: String) throws -> String {
         viewer.store.waitUntilSettled()
-        viewer.draw(frame, into: &canvas)
+        changed.formUnion(viewer.draw(frame, into: &canvas))
         do {
             try PNGEncoder.write(canvas, to: path)
         } catch {

@@ -13,6 +13,7 @@ import Musl
 import Blitter
 import Config
 import DRM
+import Geometry
 
 func fail(_ message: String) -> Never {
     fputs("drm-smoke: \(message)\n", stderr)
@@ -106,7 +107,7 @@ var signal = SIGUSR1
 for step in steps where signal == SIGUSR1 {
     let dirtyRows = step.draw()
     do {
-        try display.present(frame, dirtyRows: dirtyRows)
+        try display.present(frame, dirtyRows: dirtyRows.map { RowSet($0) })
         guard try display.waitForFlip(timeout: 2) else { throw DRMError.flipTimedOut(seconds: 2) }
     } catch {
         fputs("drm-smoke: \(step.name): \(error)\n", stderr)

@@ -20,3 +20,14 @@ import Testing
         #expect(statistics.framesDrawn == 0 && statistics.summary == "no frames drawn")
     }
 }
+
+@Suite struct FrameStatisticsRowsTests {
+    /// `simulate --stats` ends with the display rows written per frame, after the draw times.
+    @Test func theDrawSummaryEndsWithTheRowsWritten() {
+        var statistics = FrameStatistics()
+        for rows in [480, 0, 0, 36, 0] {
+            statistics.record(composeTime: 0.001, missedVblanks: 0, rowsWritten: rows)
+        }
+        #expect(statistics.drawSummary == "frames 5, draw p50 1.00 ms, p99 1.00 ms, max 1.00 ms, rows p50 0, max 480")
+    }
+}

@@ -124,8 +124,10 @@ import Touch
                                                 "--stats"] + arguments)
             #expect(result.status == 0, "\(result.stderr)")
             let line = try #require(result.stdout.split(separator: "\n").last.map(String.init))
-            let pattern = #/^frames (\d+), draw p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms$/#
+            let pattern = #/^frames (\d+), draw p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms, rows p50 (\d+), max (\d+)$/#
             let match = try #require(line.wholeMatch(of: pattern), "\(line)")
+            // The display rows written per frame: the first frame into each buffer writes all 480.
+            #expect(Int(match.3) == 480 && Int(match.2)! <= 480, "\(line)")
             return (Int(match.1)!, line)
         }
         // 5 s of a grid nobody touches: the first frame and a redraw as thumbnails land, no more.
