@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(name: "RemoteHTTPTests", dependencies: ["RemoteHTTP", "RemoteControl", "Blitter", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport", "Rendering",
-            "RemoteControl", .product(name: "Logging", package: "swift-log"),
+            "RemoteControl", "RemoteHTTP", .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v5],

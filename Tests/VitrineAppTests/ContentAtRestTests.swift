@@ -16,7 +16,7 @@ import Touch
         settings.photos.directory = TestPaths.samplePhotos
         let logger = Logger(label: "test")
         let viewer = Viewer(settings: settings, screenSize: Size(width: 640, height: 400),
-                            photos: try PhotoFolder.scan(settings.photos, logger: logger), logger: logger, onDecoded: {})
+                            items: try PhotoFolder.scan(settings.photos, logger: logger), logger: logger, onDecoded: {})
         let session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1.0 / 60, now: 0, zone: .utc)
         func step(_ now: Double) -> SceneFrame? {
             guard case let .draw(frame, moving) = session.nextStep(now: now, flipPending: false, nextVblank: now) else { return nil }
@@ -26,7 +26,7 @@ import Touch
         let first = try #require(step(1))
         let cell = try #require(first.gridCells.first)
         // A finger rests on the grid: frames are sampled at every vblank, and none differs.
-        session.handle(.touch(TouchFrame(time: 2, contacts: [TouchContact(id: 0, position: Point(x: 5, y: 5))])), now: 2)
+        _ = session.dispatch(.input(.touch(TouchFrame(time: 2, contacts: [TouchContact(id: 0, position: Point(x: 5, y: 5))]))), now: 2, wall: 0)
         #expect(viewer.scene.isTouching)
         #expect(step(2.02) == nil)
         #expect(step(2.04) == nil)

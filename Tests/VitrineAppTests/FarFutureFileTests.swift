@@ -3,7 +3,7 @@ import Foundation
 import Linux
 import Logging
 import Photos
-import Remote
+import RemoteHTTP
 import TestSupport
 import Testing
 import Touch
