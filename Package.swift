@@ -91,13 +91,13 @@ let package = Package(
             "CLinux", "Linux", "Touch", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "DRM", dependencies: [
-            "CDRM", "Geometry", "Blitter", "Config", "Linux",
+            "CDRM", "Quoting", "Geometry", "Blitter", "Config", "Linux",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         // Rendering: the scene drawn over the decoded photos (Viewer, Renderer, PhotoStore).
         .target(name: "Rendering", dependencies: [
-            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text",
+            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text", "Quoting",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The kiosk's devices: the DRM display as the app uses it, the touch panels and keys.
@@ -126,7 +126,7 @@ let package = Package(
         // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
         .target(name: "VitrineApp", dependencies: [
             "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
-            "Rendering", "Devices", "DRM", "RemoteControl", "RemoteHTTP",
+            "Rendering", "Devices", "DRM", "RemoteControl", "RemoteHTTP", "Quoting",
             .product(name: "Logging", package: "swift-log"),
             // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),

@@ -1,4 +1,5 @@
 import Linux
+import Quoting
 
 /// Everything that can go wrong while taking the display. Each case prints as one line that says
 /// what happened and, where there is one, what to do about it.
@@ -33,7 +34,7 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
         case .noDumbBuffers(let path):
             return "\(path) does not support dumb buffers (DRM_CAP_DUMB_BUFFER); use a KMS driver that does"
         case .connectorNotFound(let name, let available):
-            return "connector \"\(name)\" not found; this card has: \(available.joined(separator: ", "))"
+            return "connector \"\(Excerpt(name))\" not found; this card has: \(available.joined(separator: ", "))"
         case .connectorDisconnected(let name):
             return "connector \(name) has no display connected; plug one in or pick another connector"
         case .modeNotFound(let mode, let connector, let available):

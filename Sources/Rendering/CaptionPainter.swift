@@ -2,6 +2,7 @@ import Blitter
 import Config
 import Geometry
 import Photos
+import Quoting
 import Text
 
 /// Draws captions (SPEC §10): white text on a dark gradient at the bottom of the screen, wrapped to
@@ -68,7 +69,7 @@ public final class CaptionPainter {
         } catch {
             // Not tried again: a font that fails to open would fail on every frame.
             failed.insert(key)
-            onFailure?("cannot draw the caption \"\(caption.title ?? caption.description ?? "")\": \(error)")
+            onFailure?("cannot draw the caption \"\(Excerpt(caption.title ?? caption.description ?? ""))\": \(error)")
             return nil
         }
         layers[key] = layer

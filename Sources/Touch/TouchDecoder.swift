@@ -1,4 +1,5 @@
 import Geometry
+import Quoting
 
 /// Turns a device's evdev events into `TouchFrame`s in screen pixels.
 ///
@@ -297,7 +298,7 @@ public enum TouchDecoderError: Error, Hashable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .unusableDevice(let name, let reason): return "input device '\(name)' cannot be decoded: \(reason)"
+        case .unusableDevice(let name, let reason): return "input device '\(Excerpt(name))' cannot be decoded: \(reason)"
         }
     }
 }

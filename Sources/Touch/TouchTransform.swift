@@ -1,4 +1,5 @@
 import Geometry
+import Quoting
 
 /// Maps a touch device's coordinates onto the screen, as `run` and `simulate` both do.
 ///
@@ -110,7 +111,7 @@ public enum TouchTransformError: Error, Hashable, Sendable, CustomStringConverti
             return "calibration matrix needs 6 finite numbers [a, b, c, d, e, f], got \(values)"
         case .emptyAxisRange(let range): return "touch axis range \(range) is empty"
         case .emptyScreen(let size): return "screen size \(size) is empty"
-        case .noPositionAxes(let name): return "input device '\(name)' has no usable position axes"
+        case .noPositionAxes(let name): return "input device '\(Excerpt(name))' has no usable position axes"
         }
     }
 }

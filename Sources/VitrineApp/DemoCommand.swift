@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Geometry
 import Logging
+import Quoting
 
 /// `vitrine demo`: the demo tour rendered headless to PNGs and a trace, for a machine without a
 /// display (`scripts/run` falls back to it) and for the README's pictures.
@@ -14,7 +15,7 @@ public enum DemoCommand {
         /// `size`: WIDTHxHEIGHT, as `simulate --size` takes it.
         public init(configPath: String?, directory: String, size: String) throws {
             guard let (w, h) = SimulationOptions.parseSize(size) else {
-                throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1920x1080 (got \"\(size)\")", exitCode: 2)
+                throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1920x1080 (got \"\(Excerpt(size))\")", exitCode: 2)
             }
             self.configPath = configPath
             self.directory = directory

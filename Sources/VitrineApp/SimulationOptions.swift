@@ -1,4 +1,5 @@
 import Foundation
+import Quoting
 import RunLoopRules
 
 /// What `vitrine simulate` was asked to do, checked before anything runs.
@@ -21,7 +22,7 @@ public struct SimulationOptions {
                 tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?, stats: Bool = false,
                 clock: String? = nil) throws {
         guard let (w, h) = Self.parseSize(size) else {
-            throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x800 (got \"\(size)\")", exitCode: 2)
+            throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x800 (got \"\(Excerpt(size))\")", exitCode: 2)
         }
         self.configPath = configPath
         screenWidth = w
@@ -44,7 +45,7 @@ public struct SimulationOptions {
         self.stats = stats
         if let clock {
             guard let local = LocalTime(iso: clock) else {
-                throw AppError("--clock must be a local time YYYY-MM-DDTHH:MM:SS, e.g. 2026-11-27T17:59:30 (got \"\(clock)\")", exitCode: 2)
+                throw AppError("--clock must be a local time YYYY-MM-DDTHH:MM:SS, e.g. 2026-11-27T17:59:30 (got \"\(Excerpt(clock))\")", exitCode: 2)
             }
             self.clock = local
         }
@@ -61,7 +62,7 @@ public struct SimulationOptions {
         try text.split(separator: ",").map { part in
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             guard let t = Double(trimmed), t >= 0, t.isFinite else {
-                throw AppError("--snapshot takes times in seconds separated by commas, e.g. 0.5,1.2 (got \"\(trimmed)\")", exitCode: 2)
+                throw AppError("--snapshot takes times in seconds separated by commas, e.g. 0.5,1.2 (got \"\(Excerpt(trimmed))\")", exitCode: 2)
             }
             return t
         }.sorted()

@@ -20,26 +20,13 @@ private final class TestPhotos: PhotoImages {
     static let screen = Size(width: 160, height: 100)
     static let photoCount = 24
 
-    /// A picture with structure (gradients and a random speckle), so misplaced pixels show.
-    private static func picture(width: Int, height: Int, using rng: inout SplitMix64) -> Bitmap {
-        var bitmap = Bitmap(width: width, height: height)
-        let tint = UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
-        for y in 0..<height {
-            for x in 0..<width {
-                let r = UInt32(x * 255 / max(1, width - 1)), g = UInt32(y * 255 / max(1, height - 1))
-                bitmap[x, y] = (r << 16 | g << 8 | UInt32(rng.next() & 0x3F)) ^ tint
-            }
-        }
-        return bitmap
-    }
-
     private static func photos(using rng: inout SplitMix64, missing: Double) -> TestPhotos {
         let photos = TestPhotos()
         for index in 0..<photoCount where Double.random(in: 0..<1, using: &rng) >= missing {
             let wide = index % 3 != 0
-            photos.thumbnails[index] = picture(width: wide ? 48 : 36, height: 36, using: &rng)
+            photos.thumbnails[index] = TestImages.structured(width: wide ? 48 : 36, height: 36, using: &rng)
             if Double.random(in: 0..<1, using: &rng) >= missing {
-                photos.screenImages[index] = MipChain(picture(width: wide ? 150 : 75, height: 100, using: &rng))
+                photos.screenImages[index] = MipChain(TestImages.structured(width: wide ? 150 : 75, height: 100, using: &rng))
             }
         }
         return photos
@@ -123,7 +110,7 @@ private final class TestPhotos: PhotoImages {
         for step in 0...20 {
             let t = Double(step) / 20
             if step == 8 { photos.thumbnails[6] = late }
-            if step == 14 { photos.thumbnails[7] = Self.picture(width: 40, height: 36, using: &rng) }
+            if step == 14 { photos.thumbnails[7] = TestImages.structured(width: 40, height: 36, using: &rng) }
             let frame = SceneFrame(time: t, mode: .opening, currentIndex: 5, gridScroll: 0, drawsGrid: t < 1,
                                    gridCells: Self.cells(scroll: 0), hiddenIndex: 5, backgroundAlpha: t,
                                    pages: [], movingPhoto: PhotoPlacement(index: 5, rect: start.interpolated(to: end, t)))

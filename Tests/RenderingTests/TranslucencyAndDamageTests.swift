@@ -24,25 +24,12 @@ private final class Pictures: PhotoImages {
     static let width = 160, height = 100
     static let photoCount = 12
 
-    /// Gradients and speckle, so a misplaced or wrongly blended pixel shows.
-    private static func picture(width: Int, height: Int, using rng: inout SplitMix64) -> Bitmap {
-        var bitmap = Bitmap(width: width, height: height)
-        let tint = UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
-        for y in 0..<height {
-            for x in 0..<width {
-                let r = UInt32(x * 255 / max(1, width - 1)), g = UInt32(y * 255 / max(1, height - 1))
-                bitmap[x, y] = (r << 16 | g << 8 | UInt32(rng.next() & 0x3F)) ^ tint
-            }
-        }
-        return bitmap
-    }
-
     private static func pictures(seed: UInt64) -> Pictures {
         var rng = SplitMix64(seed: seed)
         let pictures = Pictures()
         for index in 0..<photoCount {
-            pictures.thumbnails[index] = picture(width: 36, height: 36, using: &rng)
-            pictures.screenImages[index] = MipChain(picture(width: 120, height: 80, using: &rng))
+            pictures.thumbnails[index] = TestImages.structured(width: 36, height: 36, using: &rng)
+            pictures.screenImages[index] = MipChain(TestImages.structured(width: 120, height: 80, using: &rng))
         }
         return pictures
     }
@@ -241,7 +228,7 @@ private final class Pictures: PhotoImages {
             case 5:
                 let index = Int(rng.next() % 12)
                 pictures.thumbnails[index] = pictures.thumbnails[index] == nil
-                    ? Self.picture(width: 36, height: 36, using: &rng) : nil
+                    ? TestImages.structured(width: 36, height: 36, using: &rng) : nil
             case 6:
                 let index = Int(rng.next() % 12)
                 pictures.captions[index] = pictures.captions[index] == nil
@@ -249,7 +236,7 @@ private final class Pictures: PhotoImages {
             case 7:
                 let index = Int(rng.next() % 12)
                 pictures.screenImages[index] = pictures.screenImages[index] == nil
-                    ? MipChain(Self.picture(width: 120, height: 80, using: &rng)) : nil
+                    ? MipChain(TestImages.structured(width: 120, height: 80, using: &rng)) : nil
             default:
                 break  // the same frame again
             }

@@ -15,6 +15,19 @@ public enum TestImages {
         return bitmap
     }
 
+    /// Gradients and speckle under a random tint, so a misplaced or wrongly blended pixel shows.
+    public static func structured(width: Int, height: Int, using rng: inout SplitMix64) -> Bitmap {
+        var bitmap = Bitmap(width: width, height: height)
+        let tint = UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
+        for y in 0..<height {
+            for x in 0..<width {
+                let r = UInt32(x * 255 / max(1, width - 1)), g = UInt32(y * 255 / max(1, height - 1))
+                bitmap[x, y] = (r << 16 | g << 8 | UInt32(rng.next() & 0x3F)) ^ tint
+            }
+        }
+        return bitmap
+    }
+
     /// Every pixel a different colour.
     public static func distinct(width: Int, height: Int) -> Bitmap {
         var bitmap = Bitmap(width: width, height: height)

@@ -171,6 +171,11 @@ import Touch
         let size = try ProcessResult.run(["simulate", "--size", "huge"])
         #expect(size.status == 2)
         #expect(size.stderr.contains("--size must be WIDTHxHEIGHT"))
+        // An argument of 100 kB is quoted as an excerpt, not whole (SPEC §6).
+        let long = try ProcessResult.run(["simulate", "--size", String(repeating: "9", count: 100_000) + "x1"])
+        #expect(long.status == 2)
+        #expect(long.stderr.contains("bytes cut"))
+        #expect(long.stderr.utf8.count < 1000)
         let replay = try ProcessResult.run(["simulate", "--size", "800x480", "--photos", TestPaths.samplePhotos,
                                             "--replay", "/nonexistent.evemu"])
         #expect(replay.status == 2)
