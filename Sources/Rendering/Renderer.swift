@@ -40,7 +40,8 @@ public struct Renderer {
     /// Draws `frame` into `target`; returns the rows of `target` that differ from the picture
     /// drawn into it last (every row when that was not this renderer's last picture).
     @discardableResult
-    public func render(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) -> RowSet {
+    public func render(_ frame: SceneFrame, images source: PhotoImages, into target: inout Bitmap) -> RowSet {
+        let images = FrameImages(source)
         draw(frame, images: images, into: &target)
         let picture = self.picture(of: frame, images: images, screen: target.bounds)
         let identity = (address: target.pixels.withUnsafeBytes { $0.baseAddress }, width: target.width, height: target.height)

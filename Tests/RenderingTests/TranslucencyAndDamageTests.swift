@@ -17,6 +17,28 @@ private final class Pictures: PhotoImages {
     func caption(_ index: Int) -> Caption? { captions[index] }
 }
 
+/// Pictures whose thumbnail `arriving` appears after its first lookup, as a decode worker may add
+/// it while the loop composes a frame.
+private final class ArrivingPictures: PhotoImages {
+    let pictures: Pictures
+    let arriving: Int
+    private var looked = false
+
+    init(_ pictures: Pictures, arriving: Int) {
+        self.pictures = pictures
+        self.arriving = arriving
+    }
+
+    func thumbnail(_ index: Int) -> Bitmap? {
+        guard index == arriving, !looked else { return pictures.thumbnail(index) }
+        looked = true
+        return nil
+    }
+
+    func screenImage(_ index: Int) -> MipChain? { pictures.screenImage(index) }
+    func caption(_ index: Int) -> Caption? { pictures.caption(index) }
+}
+
 /// A photo with a per-photo alpha shows what is under it (SPEC §3's constant-alpha blend, the
 /// blitter's), and `render` says which rows changed since its last picture: every other row is
 /// left exactly as it was, so the display copies only those.
@@ -189,6 +211,21 @@ private final class Pictures: PhotoImages {
         let area = try #require(painter.area(of: pictures.captions[6]!, offsetX: 0))
         #expect(changed == RowSet(area.minY..<Self.height))
         #expect(area.minY > 0)
+    }
+
+    /// A thumbnail that arrives while a frame is composed (after the cell was drawn as a
+    /// placeholder): the next frame reports the cell's rows, so the display copies the thumbnail.
+    /// (Recorded from a second lookup, the cell was once taken as drawn and never copied: a kiosk
+    /// restarted by its watchdog showed an empty cell for good.)
+    @Test func aThumbnailArrivingWhileAFrameIsComposedIsReportedNextFrame() {
+        let pictures = Self.pictures(seed: 13)
+        let renderer = Renderer(grid: Settings.Grid())
+        var target = Bitmap(width: Self.width, height: Self.height)
+        let arriving = ArrivingPictures(pictures, arriving: 2)
+        renderer.render(Self.frame(), images: arriving, into: &target)
+        // Cell 2: row 0, 4..<40.
+        #expect(renderer.render(Self.frame(), images: arriving, into: &target) == RowSet(4..<40))
+        #expect(target.pixels == Self.rendered(Self.frame(), pictures).pixels)
     }
 
     /// Frame after frame of random changes (scrolls, transitions, alphas, versions, pictures that
