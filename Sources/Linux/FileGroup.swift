@@ -5,15 +5,8 @@ import Glibc
 /// (a system without /etc/group). nil when the file cannot be looked at.
 public enum FileGroup {
     public static func name(of path: String) -> String? {
-        var info = stat()
-        do {
-            _ = try FileName.withPath(path) { (cPath) throws(SystemError) in
-                try systemCall("stat", path: path) { stat(cPath, &info) }
-            }
-        } catch {
-            return nil
-        }
-        return name(ofGroup: info.st_gid) ?? "gid \(info.st_gid)"
+        guard let status = try? FileStatus(path: path) else { return nil }
+        return name(ofGroup: status.group) ?? "gid \(status.group)"
     }
 
     /// getgrgid_r, with a buffer that grows while the entry does not fit (ERANGE).

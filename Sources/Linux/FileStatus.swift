@@ -8,6 +8,8 @@ public struct FileStatus: Equatable, Sendable {
     public let size: Int
     /// The modification time (any time a file may say, 2300 included).
     public let modified: FileTime
+    /// The group it belongs to (for "join group video" when a device node refuses the user).
+    public let group: gid_t
 
     /// The file at `path`; with `followingLinks` false, a symbolic link itself (lstat), not what it
     /// points to. Fails with the call's name and errno (ENOENT for a file that is gone).
@@ -27,12 +29,14 @@ public struct FileStatus: Equatable, Sendable {
         kind = FileKind(mode: info.st_mode)
         size = fileSize(info.st_size)
         modified = FileTime(info.st_mtim)
+        group = info.st_gid
     }
 
-    public init(kind: FileKind, size: Int, modified: FileTime) {
+    public init(kind: FileKind, size: Int, modified: FileTime, group: gid_t = 0) {
         self.kind = kind
         self.size = size
         self.modified = modified
+        self.group = group
     }
 
     /// The modification time in whole seconds since the epoch.
