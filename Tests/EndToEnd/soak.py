@@ -250,7 +250,8 @@ class Soak:
         self.counts["reloads"] += 1
 
     def sample(self, since: float) -> None:
-        output = self.run_guest(f"grep -E '^(VmRSS|Threads):' /proc/{self.pid}/status; ls /proc/{self.pid}/fd | wc -l")
+        # A descriptor closed while ls lists the folder makes ls complain on stderr: only the count counts.
+        output = self.run_guest(f"grep -E '^(VmRSS|Threads):' /proc/{self.pid}/status; ls /proc/{self.pid}/fd 2>/dev/null | wc -l")
         fields = {}
         lines = output.split("\n")
         for line in lines[:-1]:
