@@ -47,6 +47,8 @@ let package = Package(
 
         // Linux interfaces Swift's Glibc does not import (epoll, timerfd, signalfd, evdev ioctls).
         .target(name: "CLinux"),
+        // `vitrine`'s first instruction: the kiosk's signals blocked before the Swift runtime starts.
+        .target(name: "CEarlySignals", dependencies: ["CLinux"]),
         // libjpeg's error handling needs setjmp/longjmp, which Swift cannot call: the fallback
         // decoder for files TurboJPEG's tj* API refuses is a few lines of C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
@@ -74,7 +76,7 @@ let package = Package(
         .target(name: "Scene", dependencies: ["Geometry", "Animation", "Touch", "Gestures"]),
         // The run loop's rules: when to draw, what the kiosk does when nobody touches it, opening
         // hours. Config holds the opening hours as its values (the settings are plain values).
-        .target(name: "RunLoopRules"),
+        .target(name: "RunLoopRules", dependencies: ["Geometry"]),
 
         // Linux and C glue.
         .target(name: "ConfigFile", dependencies: ["Config", "Linux", "Quoting", "CTOMLShim"]),
@@ -132,7 +134,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .executableTarget(name: "vitrine", dependencies: [
-            "VitrineApp", "ConfigFile", "Linux",
+            "VitrineApp", "ConfigFile", "Linux", "CEarlySignals",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -150,7 +152,7 @@ let package = Package(
         // The fuzz targets' entries (Fuzz/README.md): scripts/fuzz links each with libFuzzer, and the
         // tests replay the committed corpora through the same entries.
         .target(name: "FuzzTargets", dependencies: [
-            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile",
+            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile", "Scene",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Fuzz/Targets"),
 

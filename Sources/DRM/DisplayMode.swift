@@ -1,4 +1,5 @@
 import CDRM
+import Geometry
 
 /// One video mode a connector offers, with the kernel's mode record kept for SetCrtc.
 public struct DisplayMode: Sendable, CustomStringConvertible {
@@ -51,6 +52,6 @@ public struct DisplayMode: Sendable, CustomStringConvertible {
 
     static func format(_ rate: Double) -> String {
         let rounded = (rate * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded == rounded.rounded() ? String(Int(saturating: rounded)) : String(rounded)
     }
 }

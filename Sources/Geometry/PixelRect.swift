@@ -43,8 +43,8 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 extension Rect {
     /// The whole pixels this rectangle touches (rounded outward).
     public var enclosingPixels: PixelRect {
-        let x0 = Int((minX).rounded(.down)), y0 = Int((minY).rounded(.down))
-        let x1 = Int((maxX).rounded(.up)), y1 = Int((maxY).rounded(.up))
+        let x0 = Int(pixel: minX.rounded(.down)), y0 = Int(pixel: minY.rounded(.down))
+        let x1 = Int(pixel: maxX.rounded(.up)), y1 = Int(pixel: maxY.rounded(.up))
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 }

@@ -7,6 +7,10 @@ import Geometry
 public struct VelocityTracker: Sendable {
     public static let horizon = 0.1
     public static let pauseLimit = 0.04
+    /// The fastest a velocity is, either way on each axis: fifty screen widths a second, past any
+    /// finger's flick. Two samples a nanosecond apart (a driver's timestamps, a recording) would
+    /// otherwise give 1e12 px/s, and the scroll physics run on from it to infinities.
+    public static let maximumSpeed = 100_000.0
 
     private var samples: [(time: Double, position: Point)] = []
 
@@ -41,8 +45,13 @@ public struct VelocityTracker: Sendable {
         guard let newest = samples.last else { return .zero }
         if let time, time - newest.time > Self.pauseLimit { return .zero }
         let times = samples.map { $0.time - newest.time }
-        return Point(x: Self.slope(times, samples.map(\.position.x)),
-                     y: Self.slope(times, samples.map(\.position.y)))
+        return Point(x: Self.bounded(Self.slope(times, samples.map(\.position.x))),
+                     y: Self.bounded(Self.slope(times, samples.map(\.position.y))))
+    }
+
+    /// A velocity within ±`maximumSpeed`; NaN (from a position that was not a number) is zero.
+    private static func bounded(_ speed: Double) -> Double {
+        speed.isNaN ? 0 : min(max(speed, -maximumSpeed), maximumSpeed)
     }
 
     /// The slope at τ = 0 of the least-squares quadratic through (τ, x); linear with two samples

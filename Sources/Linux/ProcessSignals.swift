@@ -1,13 +1,17 @@
+import CLinux
 import Glibc
 
 /// The signals `vitrine run` takes through its signalfd (SIGTERM and SIGINT stop it, SIGHUP
-/// reloads), blocked as the process's first act: until the signalfd is open they wait, pending,
-/// instead of killing the kiosk with their default action (a SIGHUP sent by a deploy script right
-/// after start would end it with a status systemd counts as clean). Threads inherit the mask of
-/// the thread that creates them, so every thread started later has them blocked too, which is
-/// what signalfd needs. The other commands give them back their default at once.
+/// reloads). `vitrine` blocks them before any of its code runs (CEarlySignals' entry in the
+/// executable's DT_PREINIT_ARRAY, called by the dynamic loader before the shared libraries'
+/// initialisers and the Swift runtime): until the signalfd is open they wait, pending, instead of
+/// killing the kiosk with their default action (a SIGHUP sent by a deploy script right after start
+/// would end it with a status systemd counts as clean). The set itself is CLinux's (signals.c),
+/// read here once: this is the one Swift place that names it. Threads inherit the mask of the
+/// thread that creates them, so every thread started later has them blocked too, which is what
+/// signalfd needs. The other commands give them back their default at once.
 public enum ProcessSignals {
-    public static let kiosk: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    public static let kiosk: [Int32] = (0..<vitrine_kiosk_signal_count()).map { vitrine_kiosk_signal($0) }
 
     /// Blocks `signals` in the calling thread (at start: the only one). Cannot fail for valid
     /// signal numbers.

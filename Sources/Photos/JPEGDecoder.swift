@@ -14,7 +14,8 @@ public final class JPEGDecoder {
     public static let defaultMaxFileMegabytes = DecodeOptions.defaultMaxFileMegabytes
     /// photos.max_file_megabytes: a larger file is refused when it is opened, before it is read.
     public let maxFileMegabytes: Int
-    private let handle: tjhandle
+    /// Replaced after a header read that failed (`renewedDecompressor`).
+    private var handle: tjhandle
     private let scalingFactors: [ScalingFactor]
 
 
@@ -45,6 +46,18 @@ public final class JPEGDecoder {
 
     deinit {
         tjDestroy(handle)
+    }
+
+    /// A fresh decompressor for `handle` after tjDecompressHeader3 failed with an error (the old one
+    /// destroyed), or `handle` itself if none can be made. libjpeg-turbo 2.1 returns from that error
+    /// without aborting the decompression, so the handle stays in the middle of a header: the next
+    /// header read, of a sound file, fails with "two SOI markers", and so does every one after it
+    /// until a tjDecompress2 happens to reset it. One file whose frame is past 65,500 pixels made
+    /// every later photo take the libjpeg route, and every later thumbnail read a miss (issue #22).
+    static func renewedDecompressor(_ handle: tjhandle) -> tjhandle {
+        guard let fresh = tjInitDecompress() else { return handle }
+        tjDestroy(handle)
+        return fresh
     }
 
     // MARK: Header
@@ -118,6 +131,7 @@ public final class JPEGDecoder {
                 warning = message
             } else {
                 route = .libjpeg
+                if !isWarning { handle = Self.renewedDecompressor(handle) }
             }
         }
         let storedSize: ImageSize

@@ -31,11 +31,12 @@ public struct PhotoLibrary: Sendable {
                                                               files: files))
         var photos: [PhotoInfo] = []
         var rejects: [PhotoError] = []
-        let names = entries.filter { $0.kind != .directory && Self.isPhotoName($0.name) && !excluding.contains($0.name) }
-            .map(\.name)
-        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) {
-            let path = (directory as NSString).appendingPathComponent(name)
-            if entries.contains(where: { $0.name == name && $0.kind == nil }), Self.isDirectory(path) { continue }
+        // Each entry keeps the kind readdir told (nil: ask stat); every step is linear or a sort on
+        // keys made once, so 100,000 photos scan as fast per photo as 100 (issue #22).
+        let candidates = entries.filter { $0.kind != .directory && Self.isPhotoName($0.name) && !excluding.contains($0.name) }
+        for entry in NaturalOrder.sorted(candidates, by: \.name) {
+            let path = (directory as NSString).appendingPathComponent(entry.name)
+            if entry.kind == nil, Self.isDirectory(path) { continue }
             do {
                 photos.append(try decoder.info(path: path))
             } catch let error as PhotoError {

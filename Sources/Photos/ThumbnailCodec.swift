@@ -5,7 +5,8 @@ import CTurboJPEG
 /// thread-safe (TurboJPEG handles are not): the disk cache lends one to a thread at a time.
 final class ThumbnailCodec {
     private let encoder: JPEGEncoder
-    private let decompressor: tjhandle
+    /// Replaced after a header read that failed (`JPEGDecoder.renewedDecompressor`).
+    private var decompressor: tjhandle
 
     init() throws {
         encoder = try JPEGEncoder()
@@ -41,9 +42,13 @@ final class ThumbnailCodec {
               bytes.starts(with: header), bytes[header.count..<header.count + comment.count].elementsEqual(comment)
         else { return nil }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorSpace: Int32 = 0
-        guard tjDecompressHeader3(decompressor, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorSpace) == 0,
-              Int(width) == size.width, Int(height) == size.height
-        else { return nil }
+        guard tjDecompressHeader3(decompressor, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorSpace) == 0 else {
+            if tjGetErrorCode(decompressor) != Int32(TJERR_WARNING.rawValue) {
+                decompressor = JPEGDecoder.renewedDecompressor(decompressor)
+            }
+            return nil
+        }
+        guard Int(width) == size.width, Int(height) == size.height else { return nil }
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         let status = pixels.withUnsafeMutableBytes { out in
             tjDecompress2(decompressor, bytes, UInt(bytes.count), out.baseAddress?.assumingMemoryBound(to: UInt8.self),

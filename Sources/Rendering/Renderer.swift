@@ -124,8 +124,8 @@ public struct Renderer {
                   Double(image.width) == page.rect.width, Double(image.height) == page.rect.height,
                   page.rect.minX == page.rect.minX.rounded(), page.rect.minY == page.rect.minY.rounded() else { continue }
             let restX = (screen.width - image.width) / 2
-            let dx = Int(page.rect.minX) - restX
-            guard let band = captions.band(for: caption, image: image, imageOrigin: (restX, Int(page.rect.minY)),
+            let dx = Int(pixel: page.rect.minX) - restX
+            guard let band = captions.band(for: caption, image: image, imageOrigin: (restX, Int(pixel: page.rect.minY)),
                                            contentVersion: page.contentVersion) else { continue }
             bands[page.index] = (band, PixelRect(x: dx, y: band.top, width: screen.width, height: band.bitmap.height))
         }
@@ -201,7 +201,7 @@ public struct Renderer {
                 guard let caption = images.caption(placement.index),
                       let area = captions.area(of: caption, offsetX: placement.offsetX) else { continue }
                 picture.items.append(DrawnPicture.Item(
-                    area: area, content: .caption(text: caption.text, offsetX: Int(placement.offsetX.rounded()),
+                    area: area, content: .caption(text: caption.text, offsetX: Int(pixel: placement.offsetX.rounded()),
                                                   alpha: placement.alpha)))
             }
         }
@@ -299,8 +299,8 @@ public struct Renderer {
 
     /// The pixels whose centres lie inside `rect`: those a scaled draw into it writes.
     static func centredPixels(_ rect: Rect) -> PixelRect {
-        let x0 = Int((rect.minX - 0.5).rounded(.up)), x1 = Int((rect.maxX - 0.5).rounded(.up))
-        let y0 = Int((rect.minY - 0.5).rounded(.up)), y1 = Int((rect.maxY - 0.5).rounded(.up))
+        let x0 = Int(pixel: (rect.minX - 0.5).rounded(.up)), x1 = Int(pixel: (rect.maxX - 0.5).rounded(.up))
+        let y0 = Int(pixel: (rect.minY - 0.5).rounded(.up)), y1 = Int(pixel: (rect.maxY - 0.5).rounded(.up))
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 

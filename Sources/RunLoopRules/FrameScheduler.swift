@@ -1,3 +1,5 @@
+import Geometry
+
 /// When the run loop draws (SPEC §2, §3), as plain values: `run` and `simulate` ask it what to do
 /// and tell it what happened; it never reads a clock.
 ///

@@ -1,3 +1,5 @@
+import Geometry
+
 /// What the kiosk does on its own when nobody touches it (SPEC §5 `[kiosk]`), as plain values: the
 /// run loop hands it touches, keys and the time, and carries out the actions it returns. `run` and
 /// `simulate` share it, so a recording exercises the idle return and the slideshow too.

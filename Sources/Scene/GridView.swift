@@ -66,8 +66,8 @@ public final class GridView: TransitionEnd {
         let step = cellSize + spacing
         let x = point.x - spacing, y = point.y + offset - spacing
         guard x >= 0, y >= 0 else { return nil }
-        let column = Int(x / step), row = Int(y / step)
-        guard column < columns,
+        let column = Int(saturating: x / step), row = Int(saturating: y / step)
+        guard column < columns, row < rowCount,
               x - Double(column) * step < cellSize, y - Double(row) * step < cellSize else { return nil }
         let index = row * columns + column
         return index < photoCount ? index : nil
@@ -77,8 +77,8 @@ public final class GridView: TransitionEnd {
     public func visibleCells() -> [GridCell] {
         guard photoCount > 0 else { return [] }
         let step = cellSize + spacing
-        let firstRow = max(Int(((offset - spacing) / step).rounded(.down)), 0)
-        let lastRow = min(Int(((offset + screenSize.height - spacing) / step).rounded(.down)), rowCount - 1)
+        let firstRow = max(Int(flooringSaturating: (offset - spacing) / step), 0)
+        let lastRow = min(Int(flooringSaturating: (offset + screenSize.height - spacing) / step), rowCount - 1)
         guard firstRow <= lastRow else { return [] }
         var cells: [GridCell] = []
         for row in firstRow...lastRow {

@@ -5,9 +5,15 @@ import Geometry
 /// device's axes run from 0 to the screen's width and height, so on a screen of that size a
 /// device unit is a pixel and the frames come back at whole-pixel positions; each frame is one
 /// SYN_REPORT at its own time, a finger's id its tracking id in a slot of its own.
+///
+/// Whatever the frames hold, the text is a valid recording: positions, ids and the screen are
+/// clamped to the 32-bit values evdev has, times to 0 up to `latestTime` (NaN is 0), never a trap.
 public enum EvemuWriter {
+    /// The latest time written: a billion seconds, about 31 years of the monotonic clock.
+    public static let latestTime = 1e9
+
     public static func touchscreen(name: String, screen: Size, frames: [TouchFrame], comment: String? = nil) -> String {
-        let width = Int32(screen.width.rounded()), height = Int32(screen.height.rounded())
+        let width = max(1, Int32(saturating: screen.width.rounded())), height = max(1, Int32(saturating: screen.height.rounded()))
         var text = "# EVEMU 1.3\n"
         if let comment { text += comment.split(separator: "\n").map { "# \($0)\n" }.joined() }
         text += "N: \(name)\nI: 0003 0000 0000 0001\nP: 02 00 00 00 00 00 00 00\n"
@@ -33,7 +39,7 @@ public enum EvemuWriter {
                 lastPosition[id] = nil
             }
             for contact in frame.contacts {
-                let position = (Int32(contact.position.x.rounded()), Int32(contact.position.y.rounded()))
+                let position = (Int32(saturating: contact.position.x.rounded()), Int32(saturating: contact.position.y.rounded()))
                 let slot: Int
                 if let known = slotOfID[contact.id] {
                     slot = known
@@ -41,7 +47,7 @@ public enum EvemuWriter {
                     slot = (0..<slots).first { free in !slotOfID.values.contains(free) } ?? 0
                     slotOfID[contact.id] = slot
                     events += [(EventType.abs, AbsCode.mtSlot, Int32(slot)),
-                               (EventType.abs, AbsCode.mtTrackingID, Int32(contact.id))]
+                               (EventType.abs, AbsCode.mtTrackingID, Int32(clamping: max(contact.id, 0)))]
                 }
                 if let last = lastPosition[contact.id], last == position { continue }
                 if !events.contains(where: { $0.1 == AbsCode.mtSlot && $0.2 == Int32(slot) }) {
@@ -55,7 +61,7 @@ public enum EvemuWriter {
                 events.append((EventType.key, KeyCode.btnTouch, touching ? 1 : 0))
             }
             events.append((EventType.syn, SynCode.report, 0))
-            let microseconds = Int((frame.time * 1_000_000).rounded())
+            let microseconds = Int(saturating: (frame.time.bounded(by: 0...latestTime) * 1_000_000).rounded())
             let stamp = "\(microseconds / 1_000_000).\(String(microseconds % 1_000_000).leftPadded(to: 6))"
             for (type, code, value) in events {
                 text += "E: \(stamp) \(hex(type, 4)) \(hex(code, 4)) \(value)\n"

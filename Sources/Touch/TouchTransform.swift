@@ -88,12 +88,13 @@ public struct TouchTransform: Hashable, Sendable {
     }
 
     /// A normalised device position (0...1 on both axes) after calibration, swap, invert and
-    /// rotation, clamped to 0...1.
+    /// rotation, clamped to 0...1. A finite but huge matrix (1e308) can make infinities of
+    /// opposite signs meet, which is NaN: that is 0, so the scene only ever sees points on screen.
     public func point(normalisedX x: Double, normalisedY y: Double) -> Point {
         let m = matrix
         let mx = m[0] * x + m[1] * y + m[2]
         let my = m[3] * x + m[4] * y + m[5]
-        return Point(x: min(max(mx, 0), 1), y: min(max(my, 0), 1))
+        return Point(x: mx.bounded(by: 0...1), y: my.bounded(by: 0...1))
     }
 }
 

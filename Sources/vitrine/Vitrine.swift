@@ -1,4 +1,5 @@
 import ArgumentParser
+import CEarlySignals
 import ConfigFile
 import Foundation
 import Linux
@@ -6,10 +7,11 @@ import VitrineApp
 
 @main
 struct Vitrine: ParsableCommand {
-    /// Blocks `run`'s signals before anything else, argument parsing included (ProcessSignals);
-    /// every other command gives them back their default as its first step.
+    /// `run`'s signals are blocked before any code runs (CEarlySignals' preinit entry, issue #22);
+    /// blocking them again here costs nothing and covers a build linked without it. Every other
+    /// command gives them back their default as its first step.
     static func main() {
-        ProcessSignals.block()
+        if vitrine_kiosk_signals_blocked_before_main() == 0 { ProcessSignals.block() }
         main(nil)
     }
 

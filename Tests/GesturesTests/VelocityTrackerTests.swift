@@ -58,4 +58,28 @@ import Geometry
         #expect(abs(tracker.velocity().x - 1000) < 1e-6)
         #expect(abs(tracker.velocity().y - -1000) < 1e-6)
     }
+
+    /// Issue #22: samples a nanosecond or 100 ns apart (a driver's or a recording's timestamps) and points
+    /// off every scale give a velocity within ±maximumSpeed, never an infinity or NaN that the
+    /// scroll physics would run on from.
+    @Test func samplesANanosecondApartOrOffEveryScaleGiveABoundedVelocity() {
+        let cases: [[(Double, Point)]] = [
+            [(1, Point(x: 0, y: 0)), (1 + 1e-9, Point(x: 1000, y: -1000))],
+            [(1, Point(x: 0, y: 0)), (1 + 1e-9, Point(x: 1, y: 0)), (1 + 2e-9, Point(x: 1e308, y: -1e308))],
+            [(1, Point(x: -1e308, y: 0)), (1.008, Point(x: 1e308, y: 0)), (1.016, Point(x: -1e308, y: 0))],
+            [(1, Point(x: .nan, y: .infinity)), (1.008, Point(x: 5, y: 5)), (1.016, Point(x: .infinity, y: .nan))],
+        ]
+        for samples in cases {
+            var tracker = VelocityTracker()
+            for (time, point) in samples { tracker.add(point, at: time) }
+            let v = tracker.velocity()
+            for speed in [v.x, v.y] {
+                #expect(!speed.isNaN && abs(speed) <= VelocityTracker.maximumSpeed, "\(samples): \(v)")
+            }
+        }
+        var fast = VelocityTracker()
+        fast.add(Point(x: 0, y: 0), at: 1)
+        fast.add(Point(x: 1000, y: 0), at: 1 + 1e-7)
+        #expect(fast.velocity().x == VelocityTracker.maximumSpeed)
+    }
 }

@@ -25,6 +25,16 @@ import TestSupport
         }
     }
 
+    /// Every committed thumbnail input, then the seed: whatever the cache read before (a frame past
+    /// 65,500 pixels spoilt TurboJPEG's handle, issue #22), a file it wrote itself still decodes.
+    @Test func aThumbnailFileTheCacheWroteDecodesAfterAnyOther() throws {
+        let seed = try #require(ThumbnailFuzzTarget.seed())
+        for input in FuzzCorpus.inputs("thumbnail") {
+            _ = FuzzCorpus.withBuffer(input) { ThumbnailFuzzTarget.run($0) }
+            #expect(seed.withUnsafeBytes { ThumbnailFuzzTarget.run($0) } == .decoded, "after \(input.path)")
+        }
+    }
+
     @Test func thumbnailSeedIsWhatTheCacheWrites() throws {
         let seed = try #require(ThumbnailFuzzTarget.seed())
         #expect(seed.withUnsafeBytes { ThumbnailFuzzTarget.run($0) } == .decoded)

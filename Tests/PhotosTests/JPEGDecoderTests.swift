@@ -100,6 +100,28 @@ import Testing
         #expect(lumaSpread(image.bitmap) > 20)
     }
 
+    /// A header TurboJPEG refuses with an error (a 4:1:0 layout it leaves to libjpeg, a frame past
+    /// 65,500 pixels) does not spoil the decoder for the next file: libjpeg-turbo 2.1 leaves its
+    /// handle mid-header after such an error, and the next sound file read "two SOI markers" and
+    /// took the libjpeg route (issue #22).
+    @Test func aHeaderTurboJPEGRefusesDoesNotSpoilTheNextFile() throws {
+        let decoder = try JPEGDecoder()
+        let sound = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestJPEGs.path("variants/go_video-001.q50.444.jpeg"))))
+        #expect(try decoder.readHeader(bytes: sound, path: "sound").route == .turboJPEG)
+        #expect(try decoder.readHeader(path: TestJPEGs.path("variants/go_video-001.q50.410.jpeg")).route == .libjpeg)
+        #expect(try decoder.readHeader(bytes: sound, path: "sound").route == .turboJPEG)
+
+        // The same file with its frame 65,535 pixels wide: refused, and the next is read as before.
+        var wide = sound
+        let sof = try #require((0..<(wide.count - 9)).first { wide[$0] == 0xFF && wide[$0 + 1] == 0xC0 })
+        (wide[sof + 7], wide[sof + 8]) = (0xFF, 0xFF)
+        #expect(throws: PhotoError.self) { try decoder.readHeader(bytes: wide, path: "wide") }
+        let after = try decoder.readHeader(bytes: sound, path: "sound")
+        #expect(after.route == .turboJPEG && after.warning == nil, "\(after)")
+        let image = try decoder.decode(bytes: sound, path: "sound", to: ImageSize(width: 75, height: 52))
+        #expect(image.warning == nil)
+    }
+
     @Test func subsampling410FallsBackToLibjpeg() throws {
         let decoder = try JPEGDecoder()
         let header = try decoder.readHeader(path: TestJPEGs.path("variants/go_video-001.q50.410.jpeg"))

@@ -139,6 +139,68 @@ import Testing
         }
     }
 
+    /// Signals are blocked before any shared library's initialiser runs (issue #22), not only from
+    /// `main`: a SIGHUP raised by the first initialiser the dynamic loader calls after the
+    /// executable's preinit entry (an LD_PRELOAD library's constructor, which runs before
+    /// libswiftCore's, Foundation's and every other library's) is held for `run` instead of killing
+    /// it, here with its own status 2 for a missing config. The child starts with nothing blocked
+    /// and SIGHUP at its default, so only the executable itself can have blocked it. (A signal sent
+    /// before the loader has finished mapping and relocating, the first millisecond or two, still
+    /// kills it: no code of the program runs before that.)
+    @Test func aSIGHUPFromTheFirstLibraryInitialiserDoesNotKillRun() throws {
+        let folder = try TemporaryDirectory("early-hup")
+        defer { folder.remove() }
+        let source = folder.file("hup.c"), library = folder.file("hup.so")
+        try """
+            #include <signal.h>
+            #include <unistd.h>
+            __attribute__((constructor)) static void hup(void) { kill(getpid(), SIGHUP); }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let compiler = ["/usr/bin/cc", "/usr/bin/clang", "/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let compiled = try ProcessResult.run(["-shared", "-fPIC", "-o", library, source], executable: try #require(compiler))
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+
+        for attempt in 0..<3 {
+            let status = try spawn([TestPaths.executable, "run", "--config", "/nonexistent/vitrine.toml"],
+                                   environment: ["LD_PRELOAD=" + library])
+            #expect(status & 0x7f == 0, "attempt \(attempt): killed by signal \(status & 0x7f)")
+            #expect((status >> 8) & 0xff == 2, "attempt \(attempt): exit status \((status >> 8) & 0xff)")
+        }
+        // The probe itself works: a program that does not block SIGHUP dies of it.
+        let control = try spawn(["/bin/true"], environment: ["LD_PRELOAD=" + library])
+        #expect(control & 0x7f == SIGHUP)
+    }
+
+    /// Spawns `arguments` with an empty signal mask and every kiosk signal at its default, output
+    /// to /dev/null, `environment` added; the wait status.
+    private func spawn(_ arguments: [String], environment: [String]) throws -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let inherited = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }.map { "\($0)=\($1)" }
+        let environ = (inherited + environment).map { strdup($0) } + [nil]
+        defer { (argv + environ).forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        return status
+    }
+
     /// The commands a person runs keep Ctrl-C and SIGTERM as they expect: blocked only for `run`.
     @Test func simulateEndsOnSIGINTAndSIGTERMAsUsual() throws {
         for signal in [SIGINT, SIGTERM, SIGHUP] {

@@ -128,6 +128,58 @@ import Touch
         #expect(simulate.status == 0, "\(simulate.stderr)")
     }
 
+    /// Each of the six kinds at the ends of its size, dated 2300 (issue #22): an empty photo,
+    /// config, drop-in, sidecar, recording and token; a terabyte sidecar (sparse); 2,000 drop-ins.
+    /// Each is read or refused with a clear reason, none traps.
+    @Test func emptyHugeAndManyFilesOfEveryKindDated2300() throws {
+        let folder = try Self.farFutureFolder("future-extremes")
+        defer { folder.remove() }
+        let photos = folder.file("photos")
+        // Photo: an empty one beside the good ones; sidecars: one empty, one of a terabyte.
+        #expect(FileManager.default.createFile(atPath: photos + "/00-empty.jpg", contents: Data()))
+        #expect(FileManager.default.createFile(atPath: photos + "/02-portrait.txt", contents: Data()))
+        let hugeSidecar = photos + "/06-lakeside-exif6.txt"
+        #expect(FileManager.default.createFile(atPath: hugeSidecar, contents: Data("A".utf8)))
+        #expect(truncate(hugeSidecar, 1 << 40) == 0)
+        // Config: an empty drop-in among 2,000, the last of which wins.
+        let config = folder.file("vitrine.toml")
+        for index in 0..<2000 {
+            try "[grid]\ncolumns = \(index % 12 + 1)\n".write(toFile: config + ".d/\(String(format: "%04d", index)).toml",
+                                                             atomically: false, encoding: .utf8)
+        }
+        #expect(FileManager.default.createFile(atPath: config + ".d/9999-empty.toml", contents: Data()))
+        // Recording and token: empty.
+        #expect(FileManager.default.createFile(atPath: folder.file("empty.evemu"), contents: Data()))
+        #expect(FileManager.default.createFile(atPath: folder.file("empty-token"), contents: Data()))
+        try FarFutureFiles.dateEverything(under: folder.path)
+
+        let settings = try SettingsFile.load(path: config, mustExist: true)
+        #expect(settings.scene.grid.columns == 1999 % 12 + 1)
+        let library = try PhotoFolder.library(settings.photos, logger: Logger(label: "test"))
+        #expect(library.items.count == 3)
+        #expect(library.rejects.map(\.reason.label) == ["empty"], "\(library.rejects)")
+        let huge = CaptionReader().read(photoPath: photos + "/06-lakeside-exif6.jpg")
+        #expect("\(huge)".contains("1099511627776"), "the terabyte sidecar refused by its size: \(huge)")
+        let empty = CaptionReader().read(photoPath: photos + "/02-portrait.jpg")
+        #expect(empty.warning == nil, "\(empty)")
+        #expect(throws: (any Error).self) { try EvemuRecording.load(path: folder.file("empty.evemu")) }
+        if case .token = AccessToken.load(path: folder.file("empty-token")) { Issue.record("an empty token file is no token") }
+
+        // An empty config (dated 2300, all defaults) and the real binary over all of it.
+        let emptyConfig = folder.file("empty.toml")
+        #expect(FileManager.default.createFile(atPath: emptyConfig, contents: Data()))
+        try FarFutureFiles.setModified(emptyConfig)
+        let checkEmpty = try ProcessResult.run(["check-config", emptyConfig])
+        #expect(checkEmpty.status == 0, "\(checkEmpty.stderr)")
+        let check = try ProcessResult.run(["check-config", config])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("columns = \(1999 % 12 + 1)  # \(config).d/1999.toml:2"), "\(check.stdout.prefix(2000))")
+        let replay = try ProcessResult.run(["simulate", "--config", config, "--size", "320x200", "--replay", folder.file("empty.evemu")])
+        #expect(replay.status == 2, "\(replay.stderr)")
+        let simulate = try ProcessResult.run(["simulate", "--config", config, "--size", "320x200", "--duration", "0.5"])
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+    }
+
     /// A recording whose events span more seconds than Int holds is refused with its length, not
     /// a trap converting it.
     @Test func aRecordingSpanningMoreThanIntSecondsIsRefused() throws {

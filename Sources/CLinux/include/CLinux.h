@@ -42,6 +42,11 @@ static inline int vitrine_set_thread_nice(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
+// The kiosk's signals (signals.c), blocked by the executable's DT_PREINIT_ARRAY before any other
+// code runs: how many, and the one at `index` (0 past the end).
+size_t vitrine_kiosk_signal_count(void);
+int vitrine_kiosk_signal(size_t index);
+
 // evdev ioctls, each returning what ioctl returns (-1 with errno on failure).
 int vitrine_eviocgversion(int fd, int *version);
 int vitrine_eviocgname(int fd, char *name, unsigned long length);
