@@ -30,10 +30,13 @@ public final class JPEGEncoder {
 
     /// `bitmap` as a JPEG file's bytes.
     public func encode(_ bitmap: Bitmap, quality: Int = 90, subsampling: Subsampling = .s420) throws -> [UInt8] {
-        guard !bitmap.isEmpty, bitmap.stride >= bitmap.width, bitmap.pixels.count >= bitmap.stride * bitmap.height else {
+        // JPEG's sides are 16 bits; tjBufSize answers (unsigned long)-1 for what it refuses.
+        guard !bitmap.isEmpty, bitmap.width <= 65535, bitmap.height <= 65535, bitmap.stride >= bitmap.width,
+              bitmap.stride <= Int(Int32.max) / 4, bitmap.pixels.count >= bitmap.stride * bitmap.height,
+              let capacity = Int(exactly: tjBufSize(Int32(bitmap.width), Int32(bitmap.height), subsampling.turboJPEG)),
+              capacity > 0 else {
             throw JPEGDecoder.SetupError(call: "tjCompress2", message: "cannot encode a \(bitmap.width)x\(bitmap.height) bitmap")
         }
-        let capacity = Int(tjBufSize(Int32(bitmap.width), Int32(bitmap.height), subsampling.turboJPEG))
         var output = [UInt8](repeating: 0, count: capacity)
         var length = UInt(capacity)
         // XRGB8888 words are the bytes B, G, R, X in memory on a little-endian machine.
