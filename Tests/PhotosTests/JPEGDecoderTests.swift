@@ -100,10 +100,10 @@ import Testing
         #expect(lumaSpread(image.bitmap) > 20)
     }
 
-    /// A header TurboJPEG refuses with an error (a 4:1:0 layout it leaves to libjpeg, a frame past
-    /// 65,500 pixels) does not spoil the decoder for the next file: libjpeg-turbo 2.1 leaves its
-    /// handle mid-header after such an error, and the next sound file read "two SOI markers" and
-    /// took the libjpeg route (issue #22).
+    /// A header TurboJPEG refuses with an error (a frame past 65,500 pixels) does not spoil the
+    /// decoder for the next file: libjpeg-turbo 2.1 leaves its handle mid-header after such an
+    /// error, and the next sound file read "two SOI markers" and took the libjpeg route (issue
+    /// #22). A file TurboJPEG leaves to libjpeg (4:1:0) does not either.
     @Test func aHeaderTurboJPEGRefusesDoesNotSpoilTheNextFile() throws {
         let decoder = try JPEGDecoder()
         let sound = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestJPEGs.path("variants/go_video-001.q50.444.jpeg"))))
