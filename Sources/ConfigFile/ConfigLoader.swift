@@ -215,8 +215,8 @@ private struct Reader {
 
     mutating func reportUnknown(_ key: String, in table: SettingTable, at position: TOMLPosition?) {
         // A key put in the wrong table is the likeliest mistake; then a typo within the table.
-        let elsewhere = SettingsSchema.tables.first { $0.name != table.name && $0.key(named: key) != nil }
-        let suggestion = elsewhere.map { "\($0.name).\(key)" }
+        let elsewhere = SettingsSchema.tablesByKey[key]?.first { $0 != table.name }
+        let suggestion = elsewhere.map { "\($0).\(key)" }
             ?? Suggestion.closest(to: key, among: table.candidates)
             ?? closestKeyAnywhere(to: key)
         report(.unknownKey, [table.name, key], "unknown key `\(Excerpt(key))` in [\(table.name)]"

@@ -146,6 +146,12 @@ enum SettingsSchema {
 
     static let tableCandidates = tables.map { Suggestion.Candidate($0.name) }
 
+    /// Each key's name → the tables that have it, in order: an unknown key looked up in the other
+    /// tables at once.
+    static let tablesByKey: [String: [String]] = tables.reduce(into: [:]) { found, table in
+        for key in table.keys { found[key.name, default: []].append(table.name) }
+    }
+
     static func table(named name: String) -> SettingTable? {
         tables.first { $0.name == name }
     }

@@ -45,19 +45,31 @@ enum Suggestion {
         guard abs(a.count - b.count) <= limit else { return nil }
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
+        // Plain index loops: this runs for every unknown key of a file, tens of thousands.
+        var previous = [Int](repeating: 0, count: b.count + 1)
+        var current = previous
+        var j = 0
+        while j <= b.count {
+            previous[j] = j
+            j += 1
+        }
+        var i = 1
+        while i <= a.count {
             current[0] = i
             var rowMinimum = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-                rowMinimum = min(rowMinimum, current[j])
+            let scalar = a[i - 1]
+            j = 1
+            while j <= b.count {
+                let substitution = previous[j - 1] + (scalar == b[j - 1] ? 0 : 1)
+                let value = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                current[j] = value
+                if value < rowMinimum { rowMinimum = value }
+                j += 1
             }
             // Every later row's values are at least this row's minimum.
             if rowMinimum > limit { return nil }
             swap(&previous, &current)
+            i += 1
         }
         return previous[b.count] <= limit ? previous[b.count] : nil
     }

@@ -343,10 +343,11 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
     }
 
     /// Every problem is found (each with its place), but the message lists the first 20 and
-    /// counts the rest: what check-config prints and SIGHUP logs stays a screenful.
-    @Test func eightyFiveThousandUnknownKeysGiveTheFirstTwentyAndACount() throws {
-        let text = Self.unknownKeys(85_000)
-        #expect(text.utf8.count < 1 << 20)
+    /// counts the rest: what check-config prints and SIGHUP logs stays a screenful. (20,000 keys
+    /// here, to keep the debug suite quick; the 85,000 of #22 are measured on the binary.)
+    @Test func twentyThousandUnknownKeysGiveTheFirstTwentyAndACount() throws {
+        #expect(Self.unknownKeys(85_000).utf8.count < 1 << 20)
+        let text = Self.unknownKeys(20_000)
         let error: ConfigError
         do {
             _ = try ConfigLoader.parse(text, path: "big.toml")
@@ -355,12 +356,12 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         } catch let thrown {
             error = thrown
         }
-        #expect(error.problems.count == 85_000)
+        #expect(error.problems.count == 20_000)
         #expect(error.problems.allSatisfy { $0.kind == .unknownKey && $0.line != nil })
         let lines = error.description.split(separator: "\n")
         #expect(lines.count == ConfigError.listedProblems + 1)
         #expect(lines.first == "big.toml:2:1: unknown key `k00000` in [grid]")
-        #expect(lines.last == "…and 84980 more problems (85000 in all)")
+        #expect(lines.last == "…and 19980 more problems (20000 in all)")
         #expect(error.description.utf8.count < 4096)
     }
 
