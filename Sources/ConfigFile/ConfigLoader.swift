@@ -31,7 +31,12 @@ public enum ConfigLoader {
     }
 
     /// The file and its drop-ins, with where each value came from (`check-config`).
-    public static func read(path: String, mustExist: Bool) throws(ConfigError) -> LoadedSettings {
+    /// `checkingDevices`: the device paths are looked at too (`check-config`): a `display.card`
+    /// that is there but is no DRM card is an error. Not for `run` and the field tools, which
+    /// open the card and say what it is (`vitrine displays` must list the cards whatever the
+    /// config names).
+    public static func read(path: String, mustExist: Bool,
+                            checkingDevices: Bool = false) throws(ConfigError) -> LoadedSettings {
         var loaded = LoadedSettings()
         var problems: [ConfigError.Problem] = []
         switch TextFile.contents(atPath: path) {
@@ -63,8 +68,20 @@ public enum ConfigLoader {
             problems.append(.init(kind: .unreadable, file: folder, message: "cannot list the drop-in folder: \(error.descriptionWithoutPath)"))
         }
         problems += crossCheck(loaded, mainFile: path, problems: problems)
+        if checkingDevices { problems += checkDevices(loaded, mainFile: path, problems: problems) }
         guard problems.isEmpty else { throw ConfigError(path: path, problems: problems) }
         return loaded
+    }
+
+    /// `display.card` naming a node that is no DRM card, at the file and line that set it. Not
+    /// when the key was rejected already: one message per mistake.
+    static func checkDevices(_ loaded: LoadedSettings, mainFile: String,
+                             problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
+        guard let card = loaded.settings.display.card, !problems.contains(where: { $0.key == "display.card" }),
+              let problem = SettingsSchema.cardProblem(card) else { return [] }
+        let (file, line) = loaded.origins["display.card"].map(Origin.split) ?? (mainFile, nil)
+        return [.init(kind: .badFormat, line: line, file: file == mainFile ? nil : file, key: "display.card",
+                      message: "`display.card` = \(quotedExcerpt(card)) \(problem)")]
     }
 
     /// `/etc/vitrine/vitrine.toml.d` for `/etc/vitrine/vitrine.toml`.

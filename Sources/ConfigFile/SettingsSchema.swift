@@ -35,7 +35,7 @@ enum SettingsSchema {
     static let tables: [SettingTable] = [
         SettingTable(name: "display", keys: [
             .autoText("card", \.display.card, expected: "a device path such as \"/dev/dri/card0\"", example: "/dev/dri/card1",
-                      isValid: isAbsolutePath, problem: cardProblem),
+                      isValid: isAbsolutePath),
             .autoText("connector", \.display.connector, expected: "a connector name such as \"HDMI-A-1\"", example: "HDMI-A-1",
                       isValid: { !$0.isEmpty }),
             .autoParsed("mode", \.display.mode, expected: "a mode \"WIDTHxHEIGHT\" or \"WIDTHxHEIGHT@HZ\"", example: "1920x1080@60",
@@ -177,8 +177,9 @@ enum SettingsSchema {
     static let drmMajor: UInt32 = 226
 
     /// What is wrong with a `display.card` path that is there but is no DRM card (`/dev/null`):
-    /// `run` would fail on it at every start. A path not there (yet) is no problem: the card's
-    /// driver may load after the kiosk starts, and `run` waits for it.
+    /// `run` would fail on it at every start (`ConfigLoader.read`'s `checkingDevices`). A path
+    /// not there (yet) is no problem: the card's driver may load after the kiosk starts, and `run`
+    /// waits for it.
     static func cardProblem(_ path: String) -> String? {
         guard let status = try? FileStatus(path: path),
               !(status.kind == .characterDevice && status.deviceMajor == drmMajor) else { return nil }

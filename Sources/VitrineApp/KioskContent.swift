@@ -80,8 +80,8 @@ final class KioskContent {
     }
 
     /// SIGHUP in `run`: the reading (a config parse, a folder scan, both as slow as the files are
-    /// big) is started on `background`, and `wake` is called from there when it is done; the loop
-    /// then calls `finishReload`. A SIGHUP while one is under way reads again once it is done (the
+    /// big) is started on `background`, and `onReloaded` is called from there when it is done;
+    /// the loop then calls `finishReload`. A SIGHUP while one is under way reads again once it is done (the
     /// file may have changed after it was read), however many came: a storm costs two readings.
     func beginReload(excluding writing: Set<String> = []) {
         guard !handoff.start(excluding: writing) else { return }
@@ -91,7 +91,7 @@ final class KioskContent {
         }
     }
 
-    /// On the loop, after `wake`: what the finished reading changed, applied; nil when none is
+    /// On the loop, after `onReloaded`: what the finished reading changed, applied; nil when none is
     /// finished. Starts the next reading when a SIGHUP came meanwhile.
     func finishReload() -> Reload? {
         guard let (reading, again) = handoff.take() else { return nil }
