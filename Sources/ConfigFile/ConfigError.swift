@@ -55,14 +55,24 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
         self.problems = problems
     }
 
+    /// How many problems the description lists; the rest are counted. A file of 85,000 unknown
+    /// keys (a hostile or generated one) is reported in a screenful, and logged on SIGHUP as a
+    /// bounded line, not 4 MB.
+    public static let listedProblems = 20
+
+    /// The first `listedProblems` problems, one line each, then "…and N more problems" when there
+    /// are more.
     public var description: String {
-        problems.map { problem in
+        var lines = problems.prefix(Self.listedProblems).map { problem in
             var location = problem.file ?? path
             if let line = problem.line {
                 location += ":\(line)"
                 if let column = problem.column { location += ":\(column)" }
             }
             return "\(location): \(problem.message)"
-        }.joined(separator: "\n")
+        }
+        let unlisted = problems.count - lines.count
+        if unlisted > 0 { lines.append("…and \(unlisted) more problem\(unlisted == 1 ? "" : "s") (\(problems.count) in all)") }
+        return lines.joined(separator: "\n")
     }
 }

@@ -20,6 +20,8 @@ struct SettingKey {
     /// Valid values as TOML literals, at least two different ones: `SettingsSchemaTests` set each
     /// to check that the key writes a field of `Settings`, and which.
     let samples: [String]
+    /// A time in seconds, read by the one rule for durations (`duration`).
+    private(set) var isDuration = false
 
     init<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value>,
                 decode: @escaping (TOMLValue, String) -> Result<Value, Complaint>,
@@ -72,6 +74,27 @@ extension SettingKey {
         }, encode: { "\($0)" }, samples: ["\(range.lowerBound)", "\(range.upperBound)"])
     }
 
+    /// A time in seconds within `range`, or 0 when `zero` says what 0 means ("never"). Every
+    /// duration key is read by this one rule, so none takes a value that passes a plain range
+    /// but makes no sense: 5e-324 s (a timer due at once, again and again) or 1e308 s.
+    static func duration(_ name: String, _ field: WritableKeyPath<Settings, Double>, in range: ClosedRange<Double>,
+                         zero: String? = nil) -> SettingKey {
+        precondition(range.lowerBound > 0, "a duration's range begins above 0; 0 is `zero`")
+        let allowed = (zero.map { "0 (\($0)) or " } ?? "") + formatRange(range) + " s"
+        var key = SettingKey(name, field, decode: { value, key in
+            guard let seconds = numberValue(value) else {
+                return .failure(wrongType(key, "must be a number of seconds", value))
+            }
+            guard range.contains(seconds) || (zero != nil && seconds == 0) else {
+                return .failure(Complaint(kind: .outOfRange, message:
+                    "`\(key)` = \(formatNumber(seconds)) is out of range \(allowed)"))
+            }
+            return .success(seconds)
+        }, encode: { "\($0)" }, samples: (zero == nil ? [] : ["0.0"]) + ["\(range.lowerBound)", "\(range.upperBound)"])
+        key.isDuration = true
+        return key
+    }
+
     static func boolean(_ name: String, _ field: WritableKeyPath<Settings, Bool>) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             guard let boolean = value.bool else {
@@ -98,8 +121,9 @@ extension SettingKey {
 
     /// A string that must pass `isValid`, described by `expected` ("a path such as …"); `example`
     /// is another valid one than the default.
+    /// `problem` says what else is wrong with a string that passes `isValid`, after "got …: ".
     static func text(_ name: String, _ field: WritableKeyPath<Settings, String>, expected: String, example: String,
-                     isValid: @escaping (String) -> Bool) -> SettingKey {
+                     isValid: @escaping (String) -> Bool, problem: @escaping (String) -> String? = { _ in nil }) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             guard let string = value.string else {
                 return .failure(wrongType(key, "must be \(expected)", value))
@@ -108,14 +132,21 @@ extension SettingKey {
                 return .failure(Complaint(kind: .badFormat, message:
                     "`\(key)` must be \(expected); got \(quotedExcerpt(string))"))
             }
+            if let problem = problem(string) {
+                return .failure(Complaint(kind: .badFormat, message:
+                    "`\(key)` must be \(expected); got \(quotedExcerpt(string)): \(problem)"))
+            }
             return .success(string)
         }, encode: { quoted($0) }, samples: [quoted(example)])
     }
 
     /// "auto" (nil) or a string that must pass `isValid`.
+    /// `problem` says what else is wrong with a string that passes `isValid`, after "got …: ".
     static func autoText(_ name: String, _ field: WritableKeyPath<Settings, String?>, expected: String, example: String,
-                         isValid: @escaping (String) -> Bool) -> SettingKey {
-        autoParsed(name, field, expected: expected, example: example, parse: { isValid($0) ? $0 : nil }, format: { $0 })
+                         isValid: @escaping (String) -> Bool,
+                         problem: @escaping (String) -> String? = { _ in nil }) -> SettingKey {
+        optionalParsed(name, field, off: "auto", expected: expected, example: example, parse: { isValid($0) ? $0 : nil },
+                       format: { $0 }, problem: problem)
     }
 
     /// "auto" (nil) or a string that `parse` turns into a value (nil: malformed); `format` writes
@@ -130,7 +161,8 @@ extension SettingKey {
     /// value (nil: malformed); `format` writes the value back as that string.
     static func optionalParsed<Value>(_ name: String, _ field: WritableKeyPath<Settings, Value?>, off: String,
                                       expected: String, example: String, parse: @escaping (String) -> Value?,
-                                      format: @escaping (Value) -> String) -> SettingKey {
+                                      format: @escaping (Value) -> String,
+                                      problem: @escaping (String) -> String? = { _ in nil }) -> SettingKey {
         SettingKey(name, field, decode: { value, key in
             let expected = "\(quoted(off)) or \(expected)"
             guard let string = value.string else {
@@ -140,6 +172,9 @@ extension SettingKey {
             guard let parsed = parse(string) else {
                 return .failure(Complaint(kind: .badFormat, message:
                     "`\(key)` must be \(expected); got \(quotedExcerpt(string))"))
+            }
+            if let problem = problem(string) {
+                return .failure(Complaint(kind: .badFormat, message: "`\(key)` = \(quotedExcerpt(string)) \(problem)"))
             }
             return .success(parsed)
         }, encode: { quoted($0.map(format) ?? off) }, samples: [quoted(off), quoted(example)])
@@ -181,10 +216,15 @@ extension SettingKey {
         }, encode: { quoted(HexColor.format($0)) }, samples: [quoted("#000000"), quoted("#FFFFFF")])
     }
 
-    /// `count` numbers, or left out (nil), which means `absentMeaning`.
-    static func matrix(_ name: String, _ field: WritableKeyPath<Settings, [Double]?>, count: Int,
-                       absentMeaning: String) -> SettingKey {
-        SettingKey(name, field, decode: { value, key in
+    /// The touch calibration matrix `[a, b, c, d, e, f]` (libinput's, in coordinates normalised
+    /// to 0...1), or left out (nil), which means `absentMeaning`. Six numbers, each within
+    /// `calibrationElementRange`, whose linear part maps the panel onto an area (|a·e − b·d| at
+    /// least `minimumCalibrationDeterminant`): 1e308 would put every touch off screen, a matrix of
+    /// zeros every touch on one point.
+    static func calibration(_ name: String, _ field: WritableKeyPath<Settings, [Double]?>,
+                            absentMeaning: String) -> SettingKey {
+        let count = 6
+        return SettingKey(name, field, decode: { value, key in
             let expected = "must be an array of \(count) numbers"
             guard let array = value.array else {
                 return .failure(wrongType(key, expected, value))
@@ -194,18 +234,34 @@ extension SettingKey {
             }
             var numbers: [Double] = []
             for (index, element) in array.enumerated() {
-                guard let number = numberValue(element), number.isFinite else {
+                guard let number = numberValue(element) else {
                     return .failure(Complaint(kind: .wrongType, message:
                         "`\(key)` \(expected); element \(index + 1) is \(describeValue(element))"))
                 }
+                guard calibrationElementRange.contains(number) else {
+                    return .failure(Complaint(kind: .outOfRange, message:
+                        "`\(key)` element \(index + 1) = \(formatNumber(number)) is out of range "
+                        + "\(formatRange(calibrationElementRange)) (coordinates are normalised to 0...1)"))
+                }
                 numbers.append(number)
+            }
+            let determinant = numbers[0] * numbers[4] - numbers[1] * numbers[3]
+            guard abs(determinant) >= minimumCalibrationDeterminant else {
+                return .failure(Complaint(kind: .outOfRange, message:
+                    "`\(key)` maps the whole panel onto a line or a point (a·e − b·d = \(formatNumber(determinant))); "
+                    + "|a·e − b·d| must be at least \(formatNumber(minimumCalibrationDeterminant)), e.g. [1, 0, 0, 0, 1, 0] (identity)"))
             }
             return .success(numbers)
         }, encode: { numbers in numbers.map { "[\($0.map { "\($0)" }.joined(separator: ", "))]" } },
         absentMeaning: absentMeaning,
-        samples: ["[" + (0..<count).map { _ in "0" }.joined(separator: ", ") + "]",
-                  "[" + (0..<count).map { _ in "1" }.joined(separator: ", ") + "]"])
+        samples: ["[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]", "[0.0, -1.0, 1.0, 1.0, 0.0, 0.0]"])
     }
+
+    /// Each element of the calibration matrix: a panel's scale or offset in screen widths; a
+    /// calibration of 10 screens is a mistake.
+    static let calibrationElementRange = -10.0...10.0
+    /// The panel mapped onto at least a tenth of the screen's width and height.
+    static let minimumCalibrationDeterminant = 0.01
 }
 
 extension SettingKey {

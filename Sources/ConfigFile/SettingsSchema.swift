@@ -1,10 +1,19 @@
 import Config
+import Linux
 import RunLoopRules
 
 /// A table of the config file and its keys, in the order `Settings.describe()` writes them.
 struct SettingTable {
     let name: String
     let keys: [SettingKey]
+    /// The keys' names for "did you mean", prepared once.
+    let candidates: [Suggestion.Candidate]
+
+    init(name: String, keys: [SettingKey]) {
+        self.name = name
+        self.keys = keys
+        candidates = keys.map { Suggestion.Candidate($0.name) }
+    }
 
     func key(named name: String) -> SettingKey? {
         keys.first { $0.name == name }
@@ -16,7 +25,10 @@ struct SettingTable {
 /// and for "did you mean" suggestions; `SettingsSchemaTests` hold it, the fields and
 /// `Config/vitrine.toml` together.
 enum SettingsSchema {
+    /// Animations' durations.
     static let durationRange = 0.05...5.0
+    /// Idle, blanking and waking times: a second to a day (0 is never).
+    static let longDurationRange = 1.0...86400.0
     static let dampingRange = 0.1...2.0
     static let maxZoomRange = 1.0...16.0
 
@@ -37,10 +49,10 @@ enum SettingsSchema {
             .boolean("swap_xy", \.input.swapXY),
             .boolean("invert_x", \.input.invertX),
             .boolean("invert_y", \.input.invertY),
-            .matrix("calibration", \.input.calibration, count: 6, absentMeaning: "identity"),
+            .calibration("calibration", \.input.calibration, absentMeaning: "identity"),
             .boolean("grab", \.input.grab),
             .number("tap_slop", \.scene.gestures.tapSlop, in: 0...100, unit: " px"),
-            .number("tap_timeout", \.scene.gestures.tapTimeout, in: 0.05...2, unit: " s"),
+            .duration("tap_timeout", \.scene.gestures.tapTimeout, in: 0.05...2),
         ]),
         SettingTable(name: "photos", keys: [
             .text("directory", \.photos.directory, expected: "a directory path", example: "/tmp/photos", isValid: { !$0.isEmpty }),
@@ -67,7 +79,8 @@ enum SettingsSchema {
             .boolean("show", \.captions.show),
             .boolean("date", \.captions.date),
             .text("date_format", \.captions.dateFormat, expected: "a strftime format such as \"%e %B %Y\" (at most 100 characters)", example: "%Y-%m-%d",
-                  isValid: { !$0.isEmpty && $0.count <= 100 && !$0.unicodeScalars.contains { $0.value < 0x20 } }),
+                  isValid: { !$0.isEmpty && $0.count <= 100 && !$0.unicodeScalars.contains { $0.value < 0x20 } },
+                  problem: dateFormatProblem),
             .text("font", \.captions.font, expected: "a fontconfig pattern such as \"sans-serif\" or \"DejaVu Sans:bold\"", example: "DejaVu Sans:bold",
                   isValid: { !$0.isEmpty && $0.count <= 200 && !$0.unicodeScalars.contains { $0.value < 0x20 } }),
             .integer("size", \.captions.size, in: 0...500, unit: " px"),
@@ -81,24 +94,24 @@ enum SettingsSchema {
             .number("start_distance", \.scene.dismiss.startDistance, in: 1...100, unit: " px"),
         ]),
         SettingTable(name: "animation", keys: [
-            .number("open_duration", \.scene.open.duration, in: durationRange, unit: " s"),
+            .duration("open_duration", \.scene.open.duration, in: durationRange),
             .number("open_damping", \.scene.open.dampingRatio, in: dampingRange),
-            .number("cancel_duration", \.scene.dismiss.cancel.duration, in: durationRange, unit: " s"),
+            .duration("cancel_duration", \.scene.dismiss.cancel.duration, in: durationRange),
             .number("cancel_damping", \.scene.dismiss.cancel.dampingRatio, in: dampingRange),
-            .number("finish_duration", \.scene.dismiss.finish.duration, in: durationRange, unit: " s"),
+            .duration("finish_duration", \.scene.dismiss.finish.duration, in: durationRange),
             .number("finish_damping", \.scene.dismiss.finish.dampingRatio, in: dampingRange),
-            .number("close_duration", \.scene.closeDuration, in: durationRange, unit: " s"),
-            .number("page_settle_duration", \.scene.pager.settleDuration, in: durationRange, unit: " s"),
-            .number("zoom_duration", \.scene.pager.zoom.duration, in: durationRange, unit: " s"),
+            .duration("close_duration", \.scene.closeDuration, in: durationRange),
+            .duration("page_settle_duration", \.scene.pager.settleDuration, in: durationRange),
+            .duration("zoom_duration", \.scene.pager.zoom.duration, in: durationRange),
             .number("zoom_damping", \.scene.pager.zoom.dampingRatio, in: dampingRange),
-            .number("bounce_duration", \.scene.grid.bounce.duration, in: durationRange, unit: " s"),
+            .duration("bounce_duration", \.scene.grid.bounce.duration, in: durationRange),
             .number("bounce_damping", \.scene.grid.bounce.dampingRatio, in: dampingRange),
         ]),
         SettingTable(name: "kiosk", keys: [
-            .number("idle_timeout", \.kiosk.idleTimeout, in: 0...86400, unit: " s"),
+            .duration("idle_timeout", \.kiosk.idleTimeout, in: longDurationRange, zero: "never"),
             .choice("idle_action", \.kiosk.idleAction),
-            .number("slideshow_interval", \.kiosk.slideshowInterval, in: 1...3600, unit: " s"),
-            .number("blank_after", \.kiosk.blankAfter, in: 0...86400, unit: " s"),
+            .duration("slideshow_interval", \.kiosk.slideshowInterval, in: 1...3600),
+            .duration("blank_after", \.kiosk.blankAfter, in: longDurationRange, zero: "never"),
         ]),
         SettingTable(name: "schedule", keys: [
             .list("hours", \.kiosk.openingHours.weekly, expected: "days and hours such as \"mon-fri 09:00-18:00\"", example: "mon-fri 09:00-18:00",
@@ -109,7 +122,7 @@ enum SettingsSchema {
             }, format: \.description),
             .list("special", \.kiosk.openingHours.special, expected: "a date and hours such as \"2026-12-24 10:00-14:00\"", example: "2026-12-24 10:00-14:00",
                   parse: OpeningHours.SpecialDay.parse, format: \.text),
-            .number("touch_wakes", \.kiosk.touchWakes, in: 0...86400, unit: " s"),
+            .duration("touch_wakes", \.kiosk.touchWakes, in: longDurationRange, zero: "off"),
         ]),
         SettingTable(name: "cache", keys: [
             .integer("megabytes", \.cache.megabytes, in: 16...4096, unit: " MB"),
@@ -126,8 +139,52 @@ enum SettingsSchema {
         ]),
     ]
 
+    /// Every key as `table.key`, matched on the key alone, for "did you mean" across tables.
+    static let qualifiedKeys: [Suggestion.Candidate] = tables.flatMap { table in
+        table.keys.map { Suggestion.Candidate("\(table.name).\($0.name)", matching: $0.name) }
+    }
+
+    static let tableCandidates = tables.map { Suggestion.Candidate($0.name) }
+
+    /// Each key's name → the tables that have it, in order: an unknown key looked up in the other
+    /// tables at once.
+    static let tablesByKey: [String: [String]] = tables.reduce(into: [:]) { found, table in
+        for key in table.keys { found[key.name, default: []].append(table.name) }
+    }
+
     static func table(named name: String) -> SettingTable? {
         tables.first { $0.name == name }
+    }
+
+    /// The longest date `captions.date_format` may give for the sample date: a quarter of what
+    /// the formatting at run time holds (`LocalTimeFormat.maximumLength`), so another date's
+    /// longer month or day name still fits and no date is dropped.
+    static let maximumDateLength = LocalTimeFormat.maximumLength / 4
+
+    /// What is wrong with the date `format` gives for a sample date (a Wednesday in September, the
+    /// longest names in English), in the locale of the process: nothing, or too long, or empty.
+    static func dateFormatProblem(_ format: String) -> String? {
+        let sample = "Wednesday 25 September 2024, 23:59:59"
+        guard let date = LocalTimeFormat.formatted(format, year: 2024, month: 9, day: 25, hour: 23, minute: 59, second: 59),
+              date.utf8.count <= maximumDateLength else {
+            return "its date for \(sample) is longer than \(maximumDateLength) bytes"
+        }
+        guard !date.allSatisfy(\.isWhitespace) else { return "its date for \(sample) is empty" }
+        return nil
+    }
+
+    /// DRM's character devices' major number (DRM_MAJOR; `DRMCard.major`).
+    static let drmMajor: UInt32 = 226
+
+    /// What is wrong with a `display.card` path that is there but is no DRM card (`/dev/null`):
+    /// `run` would fail on it at every start (`ConfigLoader.read`'s `checkingDevices`). A path
+    /// not there (yet) is no problem: the card's driver may load after the kiosk starts, and `run`
+    /// waits for it.
+    static func cardProblem(_ path: String) -> String? {
+        guard let status = try? FileStatus(path: path),
+              !(status.kind == .characterDevice && status.deviceMajor == drmMajor) else { return nil }
+        return "is \(status.nodeDescription), not a DRM card (a character device of major \(drmMajor)); "
+            + "expected a card node such as \"/dev/dri/card0\" (vitrine displays lists them)"
     }
 
     static func isAbsolutePath(_ path: String) -> Bool {

@@ -20,6 +20,11 @@ public final class DRMCard {
 
     /// Opens the card read-write, close-on-exec, and checks it can do KMS with dumb buffers.
     public init(path: String) throws {
+        // Not a card (/dev/null, a file): said as such, not as an ioctl's ENOTTY. A path not
+        // there yet is left to open, whose ENOENT means "wait for it".
+        if let status = try? FileStatus(path: path), let kind = Self.notACard(status) {
+            throw DRMError.notACard(path: path, kind: kind)
+        }
         let fd = try checked("open", detail: path) { open(path, O_RDWR | O_CLOEXEC) }
         let descriptor = OwnedDescriptor(rawValue: fd, name: path)
         // From here on, a failure must close what was opened.
@@ -42,6 +47,14 @@ public final class DRMCard {
         }
         self.path = path
         self.descriptor = descriptor
+    }
+
+    /// DRM's character devices' major number (include/uapi/drm/drm.h, DRM_MAJOR).
+    public static let major: UInt32 = 226
+
+    /// What a node that is not a DRM card is instead ("a character device 1:3"); nil for a card.
+    public static func notACard(_ status: FileStatus) -> String? {
+        status.kind == .characterDevice && status.deviceMajor == major ? nil : status.nodeDescription
     }
 
     /// Closes the card; later calls fail with `.closed`. Never retried on EINTR (the fd is gone).

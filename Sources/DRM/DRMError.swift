@@ -9,6 +9,9 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
     /// Cards exist but none has a connected connector.
     case noConnectedCard(cards: [String])
     case permissionDenied(path: String)
+    /// The path is there but is not a DRM card node: what it is instead ("a character device
+    /// 1:3", "a regular file").
+    case notACard(path: String, kind: String)
     case noDumbBuffers(path: String)
     case connectorNotFound(name: String, available: [String])
     case connectorDisconnected(name: String)
@@ -23,6 +26,12 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
     /// A C call failed; carries its name, errno and, if there is one, the object it was about.
     case system(SystemError)
 
+    /// The configured path is not a DRM card: a configuration error, not one a wait would cure.
+    public var isNotACard: Bool {
+        if case .notACard = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .noDevices(let directory):
@@ -31,6 +40,9 @@ public enum DRMError: Error, CustomStringConvertible, Equatable {
             return "no display connected: none of \(cards.joined(separator: ", ")) has a connected connector; plug in a display"
         case .permissionDenied(let path):
             return "permission denied opening \(path): add the user to group video"
+        case let .notACard(path, kind):
+            return "\(LogLine.escaped(path)) is \(kind), not a DRM card; expected a card node such as /dev/dri/card0 "
+                + "(vitrine displays lists them)"
         case .noDumbBuffers(let path):
             return "\(path) does not support dumb buffers (DRM_CAP_DUMB_BUFFER); use a KMS driver that does"
         case .connectorNotFound(let name, let available):

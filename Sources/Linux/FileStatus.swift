@@ -10,6 +10,9 @@ public struct FileStatus: Equatable, Sendable {
     public let modified: FileTime
     /// The group it belongs to (for "join group video" when a device node refuses the user).
     public let group: gid_t
+    /// For a device node, its major and minor numbers (DRM cards are major 226); 0, 0 otherwise.
+    public let deviceMajor: UInt32
+    public let deviceMinor: UInt32
 
     /// The file at `path`; with `followingLinks` false, a symbolic link itself (lstat), not what it
     /// points to. Fails with the call's name and errno (ENOENT for a file that is gone).
@@ -30,6 +33,9 @@ public struct FileStatus: Equatable, Sendable {
         size = fileSize(info.st_size)
         modified = FileTime(info.st_mtim)
         group = info.st_gid
+        // glibc's gnu_dev_major/minor, written out: the macros do not come through to Swift.
+        deviceMajor = UInt32(truncatingIfNeeded: ((info.st_rdev >> 8) & 0xFFF) | ((info.st_rdev >> 32) & ~0xFFF))
+        deviceMinor = UInt32(truncatingIfNeeded: (info.st_rdev & 0xFF) | ((info.st_rdev >> 12) & ~0xFF))
     }
 
     public init(kind: FileKind, size: Int, modified: FileTime, group: gid_t = 0) {
@@ -37,6 +43,22 @@ public struct FileStatus: Equatable, Sendable {
         self.size = size
         self.modified = modified
         self.group = group
+        deviceMajor = 0
+        deviceMinor = 0
+    }
+
+    /// What the node is, for messages: "a regular file", "a character device 1:3".
+    public var nodeDescription: String {
+        switch kind {
+        case .characterDevice: "a character device \(deviceMajor):\(deviceMinor)"
+        case .blockDevice: "a block device \(deviceMajor):\(deviceMinor)"
+        case .regular: "a regular file"
+        case .directory: "a directory"
+        case .fifo: "a FIFO"
+        case .socket: "a socket"
+        case .symbolicLink: "a symbolic link"
+        case .unknown: "not a file or device"
+        }
     }
 
     /// The modification time in whole seconds since the epoch.

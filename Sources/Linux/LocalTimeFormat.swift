@@ -7,10 +7,23 @@ import Glibc
 public enum LocalTimeFormat {
     nonisolated(unsafe) private static let locale: locale_t? = newlocale(LC_TIME_MASK, "", nil) ?? newlocale(LC_TIME_MASK, "C", nil)
 
+    /// The longest result, in bytes: far more than any date a caption shows ("%e %B %Y" is at most
+    /// ~30), far less than a width flag can ask for ("%1000000Y").
+    public static let maximumLength = 4096
+
     /// `format` (strftime's conversions) applied to a calendar date and time; "" when the result
-    /// would be longer than 256 bytes or the format is empty.
+    /// is empty or longer than `maximumLength` (see `formatted`).
     public static func format(_ format: String, year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
                               second: Int = 0) -> String {
+        formatted(format, year: year, month: month, day: day, hour: hour, minute: minute, second: second) ?? ""
+    }
+
+    /// `format` applied to a calendar date and time; nil when the result would be longer than
+    /// `maximumLength` bytes. The buffer grows until the result fits (strftime says only "0" when it
+    /// does not, so the format gets a sentinel character, which makes an empty result tell apart
+    /// from one that does not fit).
+    public static func formatted(_ format: String, year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0,
+                                 second: Int = 0) -> String? {
         var fields = tm()
         // Any Int: the fields may come from a file's EXIF date.
         fields.tm_year = Int32(clamping: year.subtractingReportingOverflow(1900).overflow ? .min : year - 1900)
@@ -27,12 +40,20 @@ public enum LocalTimeFormat {
             fields.tm_wday = copy.tm_wday
             fields.tm_yday = copy.tm_yday
         }
-        var buffer = [CChar](repeating: 0, count: 257)
-        let count = buffer.withUnsafeMutableBufferPointer { out in
-            if let locale { return strftime_l(out.baseAddress!, 256, format, &fields, locale) }
-            return strftime(out.baseAddress!, 256, format, &fields)
+        let sentinel = format + "|"
+        var capacity = 256
+        while true {
+            // The result, the sentinel and strftime's NUL.
+            var buffer = [CChar](repeating: 0, count: capacity + 2)
+            let count = buffer.withUnsafeMutableBufferPointer { out in
+                if let locale { return strftime_l(out.baseAddress!, capacity + 2, sentinel, &fields, locale) }
+                return strftime(out.baseAddress!, capacity + 2, sentinel, &fields)
+            }
+            if count > 0 {
+                return String(decoding: buffer[..<(count - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            guard capacity < maximumLength else { return nil }
+            capacity = min(capacity * 4, maximumLength)
         }
-        guard count > 0 else { return "" }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -77,12 +77,15 @@ public enum RemoteAction: Equatable, Sendable, CustomStringConvertible {
         case "reload": return .success(.reload)
         case "open":
             guard let number = body.index else { return .failure(.badRequest("\"open\" needs an \"index\"")) }
-            guard number.rounded() == number, abs(number) < 1e15 else {
+            guard number.rounded() == number else {
                 return .failure(.badRequest("\"index\" has the wrong type: an integer expected"))
             }
-            let index = Int(number)
-            guard index >= 0, index < photoCount else {
-                return .failure(.badRequest("\"index\" \(index) is out of range: \(photoCount) photos, 0...\(photoCount - 1)"))
+            // An integer however large (9223372036854775807 arrives as 9.2e18): out of range, not
+            // of the wrong type.
+            guard number >= 0, number < Double(photoCount), let index = Int(exactly: number) else {
+                let shown = abs(number) < 1e15 ? "\(Int(number))" : "\(number)"
+                let range = photoCount > 0 ? ", 0...\(photoCount - 1)" : ""
+                return .failure(.badRequest("\"index\" \(shown) is out of range: \(photoCount) photos\(range)"))
             }
             return .success(.open(index))
         default:

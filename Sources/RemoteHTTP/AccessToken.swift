@@ -10,7 +10,10 @@ public enum AccessToken {
         case off(String)
     }
 
-    /// The file's content without surrounding whitespace (the newline an editor adds).
+    /// The file's content without a UTF-8 byte order mark (a Windows editor's) and surrounding
+    /// whitespace (the newline an editor adds). A file that is not one token is refused with why,
+    /// never with the token: a second line, white space or a control character inside, or nothing
+    /// at all; such a file would otherwise answer every request "wrong token".
     public static func load(path: String) -> Loaded {
         let bytes: [UInt8]
         do {
@@ -18,9 +21,31 @@ public enum AccessToken {
         } catch {
             return .off("cannot read the token file (remote.token_file): \(error)")
         }
-        let token = Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
-        guard !token.isEmpty else { return .off("the token file \(LogLine.escaped(path)) (remote.token_file) is empty") }
+        let file = "the token file \(LogLine.escaped(path)) (remote.token_file)"
+        var content = bytes[...]
+        if content.starts(with: byteOrderMark) { content = content.dropFirst(byteOrderMark.count) }
+        let token = Array(content.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        guard !token.isEmpty else { return .off("\(file) is empty") }
+        if token.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            return .off("\(file) has more than one line; it must hold the token alone, on one line")
+        }
+        if token.contains(where: { $0 == 0x20 || $0 == 0x09 }) {
+            return .off("\(file) has white space inside the token; it must hold the token alone, on one line")
+        }
+        if token.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            return .off("\(file) has a control character in the token, which no Authorization header can carry")
+        }
+        if containsByteOrderMark(token) {
+            return .off("\(file) has a byte order mark (U+FEFF) inside the token")
+        }
         return .token(token)
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Anywhere: a second BOM, or one after white space (bounded: the file is at most 4 KB).
+    private static func containsByteOrderMark(_ bytes: [UInt8]) -> Bool {
+        bytes.indices.contains { bytes[$0...].starts(with: byteOrderMark) }
     }
 
     /// True when `authorization` is "Bearer TOKEN" with this token. The scheme is case-insensitive

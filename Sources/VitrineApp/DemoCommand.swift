@@ -14,9 +14,7 @@ public enum DemoCommand {
 
         /// `size`: WIDTHxHEIGHT, as `simulate --size` takes it.
         public init(configPath: String?, directory: String, size: String) throws {
-            guard let (w, h) = SimulationOptions.parseSize(size) else {
-                throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1920x1080 (got \"\(Excerpt(size))\")", exitCode: 2)
-            }
+            let (w, h) = try SimulationOptions.parseSize(size, example: "1920x1080")
             self.configPath = configPath
             self.directory = directory
             self.size = Size(width: w, height: h)

@@ -1,4 +1,6 @@
 import Config
+import ConfigFile
+import Foundation
 import Geometry
 import Logging
 import Photos
@@ -24,21 +26,116 @@ final class KioskContent {
     private let logger: Logger
     private let status: ServiceStatus
     private let onDecoded: @Sendable () -> Void
+    /// Runs a reload's reading; `beginReload`.
+    private let background: (@escaping @Sendable () -> Void) -> Void
+    private let handoff: ReloadHandoff
 
+    /// `background` runs a reload's reading (by default on a thread of its own) and `onReloaded`
+    /// is called from there when it is done (`beginReload`).
     init(settings: Settings, configPath: String, logger: Logger, status: ServiceStatus,
-         onDecoded: @escaping @Sendable () -> Void) {
+         onDecoded: @escaping @Sendable () -> Void, onReloaded: @escaping @Sendable () -> Void = {},
+         background: @escaping (@escaping @Sendable () -> Void) -> Void = KioskContent.onThreadOfItsOwn) {
         self.settings = settings
         self.configPath = configPath
         self.logger = logger
         self.status = status
         self.onDecoded = onDecoded
+        self.background = background
+        handoff = ReloadHandoff(wake: onReloaded)
+    }
+
+    /// A reading on a new thread, which ends with it.
+    static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: work)
+        thread.name = "vitrine-reload"
+        thread.start()
     }
 
     /// The photos in the folder now; every file left out has been logged with its reason.
     /// `excluding`: names still being written (the folder watch's), not complete yet.
     @discardableResult
     func scan(excluding: Set<String> = []) -> [LibraryItem] {
-        let library = try? PhotoFolder.library(settings.photos, excluding: excluding, logger: logger)
+        adopt(Self.library(settings.photos, excluding: excluding, logger: logger))
+    }
+
+    /// A viewer of the photos of the last scan.
+    func makeViewer(screen: Size) -> Viewer {
+        Viewer(settings: settings, screenSize: screen, items: items, logger: logger, onDecoded: onDecoded)
+    }
+
+    // MARK: - Reload
+
+    /// What a reload read: the config file and its drop-ins (or why they are refused), and the
+    /// photo folder as the settings that will be in use name it.
+    struct Reading: Sendable {
+        var settings: Result<LoadedSettings, AppError>
+        var library: PhotoLibrary?
+    }
+
+    /// SIGHUP on the caller's thread: the config file and its drop-ins read again, then the photos
+    /// (`excluding` the names still being written), whatever the file said. For `run`,
+    /// `beginReload` does the reading off the loop.
+    func reload(excluding writing: Set<String> = []) -> Reload {
+        apply(Self.read(configPath: configPath, photos: settings.photos, excluding: writing, logger: logger))
+    }
+
+    /// SIGHUP in `run`: the reading (a config parse, a folder scan, both as slow as the files are
+    /// big) is started on `background`, and `onReloaded` is called from there when it is done;
+    /// the loop then calls `finishReload`. A SIGHUP while one is under way reads again once it is done (the
+    /// file may have changed after it was read), however many came: a storm costs two readings.
+    func beginReload(excluding writing: Set<String> = []) {
+        guard !handoff.start(excluding: writing) else { return }
+        let (configPath, photos, logger, handoff) = (configPath, settings.photos, logger, handoff)
+        background {
+            handoff.finish(Self.read(configPath: configPath, photos: photos, excluding: writing, logger: logger))
+        }
+    }
+
+    /// On the loop, after `onReloaded`: what the finished reading changed, applied; nil when none is
+    /// finished. Starts the next reading when a SIGHUP came meanwhile.
+    func finishReload() -> Reload? {
+        guard let (reading, again) = handoff.take() else { return nil }
+        let result = apply(reading)
+        if let again { beginReload(excluding: again) }
+        return result
+    }
+
+    /// A reading is under way (its result not yet taken by `finishReload`).
+    var isReloading: Bool { handoff.isRunning }
+
+    /// After the loop has stopped: a reading still under way is dropped and wakes no one.
+    func close() {
+        handoff.close()
+    }
+
+    /// The reading, on any thread: touches nothing of the content's.
+    static func read(configPath: String, photos: Settings.Photos, excluding writing: Set<String>,
+                     logger: Logger) -> Reading {
+        let settings: Result<LoadedSettings, AppError>
+        do {
+            settings = .success(try SettingsFile.read(path: configPath, mustExist: false))
+        } catch let error as AppError {
+            settings = .failure(error)
+        } catch {
+            settings = .failure(AppError("\(error)"))
+        }
+        let folder = (try? settings.get().settings.photos) ?? photos
+        return Reading(settings: settings, library: library(folder, excluding: writing, logger: logger))
+    }
+
+    private static func library(_ photos: Settings.Photos, excluding: Set<String>, logger: Logger) -> PhotoLibrary? {
+        try? PhotoFolder.library(photos, excluding: excluding, logger: logger)
+    }
+
+    /// A reading made the content's, on the loop.
+    private func apply(_ reading: Reading) -> Reload {
+        let result = adopt(reading.settings)
+        adopt(reading.library)
+        return result
+    }
+
+    @discardableResult
+    private func adopt(_ library: PhotoLibrary?) -> [LibraryItem] {
         items = library?.items ?? []
         status.photosSkipped = Dictionary(grouping: library?.rejects ?? [], by: \.reason.label).mapValues(\.count)
         if items.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
@@ -47,26 +144,14 @@ final class KioskContent {
         return items
     }
 
-    /// A viewer of the photos of the last scan.
-    func makeViewer(screen: Size) -> Viewer {
-        Viewer(settings: settings, screenSize: screen, items: items, logger: logger, onDecoded: onDecoded)
-    }
-
-    /// SIGHUP: the config file and its drop-ins read again, then the photos (`excluding` the names
-    /// still being written), whatever the file said.
-    func reload(excluding writing: Set<String> = []) -> Reload {
-        let reloaded = readSettings()
-        scan(excluding: writing)
-        return reloaded
-    }
-
-    private func readSettings() -> Reload {
+    private func adopt(_ reading: Result<LoadedSettings, AppError>) -> Reload {
         let fresh: Settings
         let files: [String]
-        do {
-            let loaded = try SettingsFile.read(path: configPath, mustExist: false)
+        switch reading {
+        case .success(let loaded):
             (fresh, files) = (loaded.settings, loaded.files)
-        } catch {
+        case .failure(let error):
+            // A bounded message: the first problems and how many more (`ConfigError`).
             logger.error("SIGHUP: keeping the old configuration: \(error)")
             return .broken
         }
@@ -79,5 +164,56 @@ final class KioskContent {
         let read = files.isEmpty ? "no file (defaults)" : files.joined(separator: ", ")
         logger.info("SIGHUP: configuration reloaded from \(read)\(changed ? "" : " (unchanged)")")
         return changed ? .newSettings : .sameSettings
+    }
+}
+
+/// Where a reading runs (a thread of its own in `run`; a test's hand) and how it comes back.
+final class ReloadHandoff: @unchecked Sendable {
+    private let lock = NSLock()
+    private let wake: @Sendable () -> Void
+    private var running = false
+    /// The names being written at the latest SIGHUP that came while a reading was under way.
+    private var again: Set<String>?
+    private var finished: KioskContent.Reading?
+    private var closed = false
+
+    init(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
+
+    /// True when a reading is under way already (it will be followed by another).
+    func start(excluding writing: Set<String>) -> Bool {
+        lock.withLock {
+            if running || closed {
+                again = writing
+                return true
+            }
+            running = true
+            return false
+        }
+    }
+
+    func finish(_ reading: KioskContent.Reading) {
+        let wakeUp = lock.withLock {
+            finished = reading
+            return !closed
+        }
+        if wakeUp { wake() }
+    }
+
+    func take() -> (KioskContent.Reading, again: Set<String>?)? {
+        lock.withLock {
+            guard let reading = finished else { return nil }
+            finished = nil
+            running = false
+            defer { again = nil }
+            return (reading, again)
+        }
+    }
+
+    var isRunning: Bool { lock.withLock { running } }
+
+    func close() {
+        lock.withLock { closed = true }
     }
 }

@@ -1,6 +1,7 @@
 import Blitter
 import Config
 import Devices
+import DRM
 import Foundation
 import Linux
 import Logging
@@ -35,14 +36,15 @@ final class KioskRunner {
         display = DisplayConnection(settings: settings.display, logger: logger)
         status = ServiceStatus(notifier: ServiceNotifier(environment: ProcessInfo.processInfo.environment),
                                logger: logger, now: MonotonicClock.now())
-        let wake = files.decoded
+        let (wake, reloaded) = (files.decoded, files.reloaded)
         content = KioskContent(settings: settings, configPath: configPath, logger: logger, status: status,
-                               onDecoded: { wake.signal() })
+                               onDecoded: { wake.signal() }, onReloaded: { reloaded.signal() })
         remote = try RemoteLink.start(settings, version: version, logger: logger)
     }
 
     /// Closes what `init` opened, in reverse; after `run` has returned.
     func close() {
+        content.close()
         remote?.close()
         status.close()
         files.close()
@@ -52,6 +54,7 @@ final class KioskRunner {
         try files.watch(RunLoopFiles.Handlers(
             stop: { [unowned self] in self.stopping = true },
             reload: { [unowned self] in self.reload() },
+            reloaded: { [unowned self] in self.reloaded() },
             decoded: { [unowned self] in
                 self.session?.imagesArrived()
                 self.drawIfNeeded()
@@ -106,6 +109,9 @@ final class KioskRunner {
                 session?.forceRedraw()
                 drawIfNeeded()
             }
+        } catch let error as DRMError where error.isNotACard {
+            // A configuration error (status 2, SPEC §5), which the unit does not restart on.
+            fail(AppError("display.card: \(error)", exitCode: 2))
         } catch {
             fail(AppError("\(error)"))
         }
@@ -147,12 +153,19 @@ final class KioskRunner {
 
     // MARK: - Photos and settings
 
-    /// SIGHUP or a transport's "reload": the config and the photos read again. New settings need a
-    /// new viewer (the scroll position and open photo are not kept); the same ones keep the screen.
+    /// SIGHUP or a transport's "reload": the config and the photos read again, off the loop (a
+    /// huge config or folder must not stall the frames); `reloaded` applies what was read.
     private func reload() {
         status.reloading()
-        defer { status.reloaded() }
-        guard content.reload(excluding: folder?.beingWritten ?? []) == .newSettings else {
+        content.beginReload(excluding: folder?.beingWritten ?? [])
+    }
+
+    /// A reload's reading is done. New settings need a new viewer (the scroll position and open
+    /// photo are not kept); the same ones keep the screen.
+    private func reloaded() {
+        guard let result = content.finishReload() else { return }
+        if !content.isReloading { status.reloaded() }
+        guard result == .newSettings else {
             return showPhotos(because: "SIGHUP")
         }
         SystemTimeZone.reload()

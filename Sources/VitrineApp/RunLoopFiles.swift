@@ -3,7 +3,7 @@ import Linux
 import Logging
 
 /// The descriptors `run`'s loop owns besides the devices' and the transports': epoll itself, the
-/// signals, the decoders' eventfd, three timers (frames, housekeeping, and the opening hours' next
+/// signals, the decoders' and the reload's eventfds, three timers (frames, housekeeping, and the opening hours' next
 /// change on the wall clock, which also reports the clock being set) and the kernel's uevents.
 /// Opened together, closed together in reverse; each is drained here and reported as what it means.
 final class RunLoopFiles {
@@ -13,6 +13,8 @@ final class RunLoopFiles {
         var stop: () -> Void
         /// SIGHUP.
         var reload: () -> Void
+        /// A reload's reading, done off the loop, is ready to be applied.
+        var reloaded: () -> Void
         /// A decoder finished an image.
         var decoded: () -> Void
         /// The frame-rate limit's wait is over.
@@ -25,6 +27,8 @@ final class RunLoopFiles {
     let loop: EventLoop
     let signals: SignalFD
     let decoded: EventFD
+    /// Signalled from the reload's thread when its reading is done.
+    let reloaded: EventFD
     let frameTimer: TimerFD
     let housekeeping: TimerFD
     let scheduleTimer: TimerFD
@@ -37,6 +41,7 @@ final class RunLoopFiles {
         signals = try SignalFD(signals: ProcessSignals.kiosk)
         loop = try EventLoop()
         decoded = try EventFD()
+        reloaded = try EventFD()
         frameTimer = try TimerFD()
         housekeeping = try TimerFD()
         scheduleTimer = try TimerFD(clock: .wall)
@@ -59,6 +64,10 @@ final class RunLoopFiles {
         try loop.watch(decoded.fileDescriptor) { [decoded] in
             decoded.drain()
             handlers.decoded()
+        }
+        try loop.watch(reloaded.fileDescriptor) { [reloaded] in
+            reloaded.drain()
+            handlers.reloaded()
         }
         try loop.watch(frameTimer.fileDescriptor) { [frameTimer] in
             frameTimer.drain()
@@ -113,6 +122,7 @@ final class RunLoopFiles {
         scheduleTimer.close()
         housekeeping.close()
         frameTimer.close()
+        reloaded.close()
         decoded.close()
         loop.close()
         signals.close()

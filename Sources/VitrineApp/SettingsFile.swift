@@ -9,11 +9,12 @@ public enum SettingsFile {
         try read(path: path, mustExist: mustExist).settings
     }
 
-    /// The settings with where each value came from (`check-config`).
-    public static func read(path: String?, mustExist: Bool) throws -> LoadedSettings {
+    /// The settings with where each value came from (`check-config`, which is `checkingDevices`:
+    /// see `ConfigLoader.read`).
+    public static func read(path: String?, mustExist: Bool, checkingDevices: Bool = false) throws -> LoadedSettings {
         do {
             guard let path else { return LoadedSettings() }
-            return try ConfigLoader.read(path: path, mustExist: mustExist)
+            return try ConfigLoader.read(path: path, mustExist: mustExist, checkingDevices: checkingDevices)
         } catch {
             throw AppError("invalid configuration:\n\(error.description)", exitCode: 2)
         }

@@ -21,9 +21,7 @@ public struct SimulationOptions {
     public init(configPath: String?, size: String, photosDirectory: String?, replayPath: String?,
                 tracePath: String?, snapshotTimes: String?, outputDirectory: String, duration: Double?, stats: Bool = false,
                 clock: String? = nil) throws {
-        guard let (w, h) = Self.parseSize(size) else {
-            throw AppError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x800 (got \"\(Excerpt(size))\")", exitCode: 2)
-        }
+        let (w, h) = try Self.parseSize(size, example: "1280x800")
         self.configPath = configPath
         screenWidth = w
         screenHeight = h
@@ -51,11 +49,26 @@ public struct SimulationOptions {
         }
     }
 
-    static func parseSize(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
-        return (w, h)
+    /// The screen sizes `--size` takes, in pixels, for the width and the height alike.
+    static let sizeRange = 16...16384
+
+    /// "WIDTHxHEIGHT", each within `sizeRange`; the error says which rule was broken and the range.
+    static func parseSize(_ text: String, example: String) throws -> (Int, Int) {
+        let range = "\(sizeRange.lowerBound)...\(sizeRange.upperBound)"
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+            throw AppError("--size must be WIDTHxHEIGHT in pixels, each \(range), e.g. \(example) (got \"\(Excerpt(text))\")",
+                           exitCode: 2)
+        }
+        var sides: [Int] = []
+        for (name, part) in zip(["width", "height"], parts) {
+            // Digits too many for an Int are out of range as well.
+            guard let side = Int(part), sizeRange.contains(side) else {
+                throw AppError("--size \(name) \(Excerpt(String(part))) is out of range \(range) pixels", exitCode: 2)
+            }
+            sides.append(side)
+        }
+        return (sides[0], sides[1])
     }
 
     static func parseTimes(_ text: String) throws -> [Double] {

@@ -70,7 +70,7 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         try exitOnError {
-            print(try SettingsFile.read(path: file, mustExist: true).describe(), terminator: "")
+            print(try SettingsFile.read(path: file, mustExist: true, checkingDevices: true).describe(), terminator: "")
         }
     }
 }

@@ -45,6 +45,13 @@ import Testing
         #expect(message("[captions]\nsize = -3\n").contains("0...500"))
         #expect(message("[captions]\nfont = \"\"\n").contains("a fontconfig pattern"))
         #expect(message("[captions]\ndate_format = 5\n").contains("strftime"))
+        // A format that passes as text but gives a date too long to show, or none at all.
+        #expect(message("[captions]\ndate_format = \"%1000000Y\"\n") == "`captions.date_format` must be a strftime format "
+            + "such as \"%e %B %Y\" (at most 100 characters); got \"%1000000Y\": its date for Wednesday 25 September 2024, "
+            + "23:59:59 is longer than 1024 bytes")
+        #expect(message("[captions]\ndate_format = \"\(String(repeating: "%c", count: 50))\"\n")
+            .hasSuffix("is longer than 1024 bytes"))
+        #expect(message("[captions]\ndate_format = \"   \"\n").hasSuffix("is empty"))
         #expect(message("[captions]\nmax_line = 2\n").contains("did you mean `max_lines`"))
         #expect(message("[caption]\nshow = true\n").contains("did you mean [captions]"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ConfigFile
 
@@ -327,4 +328,125 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
         #expect(found.kind == .syntax)
         #expect(found.message.hasPrefix("invalid TOML: error while parsing"), "\(found.message)")
     }
+
+    /// A generated file of `count` unknown keys, short ones (`k00012 = 1`) spread over four tables:
+    /// 85,000 of them are 935 KB, under the 1 MB limit.
+    static func unknownKeys(_ count: Int) -> String {
+        let tables = ["grid", "pager", "kiosk", "captions"]
+        var text = ""
+        for (number, table) in tables.enumerated() {
+            text += "[\(table)]\n"
+            for key in stride(from: number, to: count, by: tables.count) {
+                text += "k" + String(repeating: "0", count: max(0, 5 - String(key).count)) + "\(key) = 1\n"
+            }
+        }
+        return text
+    }
+
+    /// Every problem is found (each with its place), but the message lists the first 20 and
+    /// counts the rest: what check-config prints and SIGHUP logs stays a screenful. (20,000 keys
+    /// here, to keep the debug suite quick; the 85,000 of #22 are measured on the binary.)
+    @Test func twentyThousandUnknownKeysGiveTheFirstTwentyAndACount() throws {
+        #expect(Self.unknownKeys(85_000).utf8.count < 1 << 20)
+        let text = Self.unknownKeys(20_000)
+        let error: ConfigError
+        do {
+            _ = try ConfigLoader.parse(text, path: "big.toml")
+            Issue.record("parsed")
+            return
+        } catch let thrown {
+            error = thrown
+        }
+        #expect(error.problems.count == 20_000)
+        #expect(error.problems.allSatisfy { $0.kind == .unknownKey && $0.line != nil })
+        let lines = error.description.split(separator: "\n")
+        #expect(lines.count == ConfigError.listedProblems + 1)
+        #expect(lines.first == "big.toml:2:1: unknown key `k00000` in [grid]")
+        #expect(lines.last == "…and 19980 more problems (20000 in all)")
+        #expect(error.description.utf8.count < 4096)
+    }
+
+    @Test func aFewProblemsAreAllListed() throws {
+        let error = ConfigError(path: "a.toml", problems: (1...ConfigError.listedProblems).map {
+            .init(kind: .unknownKey, line: $0, message: "unknown key")
+        })
+        #expect(error.description.split(separator: "\n").count == ConfigError.listedProblems)
+        #expect(!error.description.contains("more"))
+        var oneMore = error
+        oneMore.problems.append(.init(kind: .unknownKey, message: "unknown key"))
+        #expect(oneMore.description.hasSuffix("\n…and 1 more problem (21 in all)"))
+    }
+
+    /// Every duration key goes through the one rule (`SettingKey.duration`): a denormal, a huge
+    /// or a negative number of seconds is out of range, and the message gives the key's range.
+    @Test func everyDurationRefusesTinyAndHugeSecondsWithItsRange() throws {
+        var durations = 0
+        for table in SettingsSchema.tables {
+            for key in table.keys {
+                let timeLike = ["_duration", "_timeout", "_interval", "_after"].contains { key.name.hasSuffix($0) }
+                    || key.name == "touch_wakes"
+                #expect(key.isDuration == timeLike, "\(table.name).\(key.name)")
+                guard key.isDuration else { continue }
+                durations += 1
+                for seconds in ["5e-324", "1e308", "-1", "inf"] {
+                    let found = try problem("[\(table.name)]\n\(key.name) = \(seconds)\n")
+                    #expect(found.kind == .outOfRange)
+                    #expect(found.message.contains("is out of range "), "\(found.message)")
+                    #expect(found.message.hasSuffix(" s"), "\(found.message)")
+                }
+            }
+        }
+        #expect(durations == 12)
+        #expect(try problem("[kiosk]\nidle_timeout = 5e-324\n").message
+            == "`kiosk.idle_timeout` = 5e-324 is out of range 0 (never) or 1...86400 s")
+        #expect(try problem("[kiosk]\nblank_after = 1e308\n").message
+            == "`kiosk.blank_after` = 1e+308 is out of range 0 (never) or 1...86400 s")
+        #expect(try problem("[animation]\nopen_duration = 5e-324\n").message
+            == "`animation.open_duration` = 5e-324 is out of range 0.05...5 s")
+        // 0 still means never where it did.
+        #expect(try ConfigLoader.parse("[kiosk]\nidle_timeout = 0\nblank_after = 0\n", path: "t.toml").kiosk.idleTimeout == 0)
+    }
+
+    /// A calibration that passes as six numbers but puts every touch off screen or on one line.
+    @Test func calibrationIsBoundedAndNotDegenerate() throws {
+        let huge = try problem("[input]\ncalibration = [1e308, 0, 0, 0, 1, 0]\n")
+        #expect(huge.kind == .outOfRange)
+        #expect(huge.message == "`input.calibration` element 1 = 1e+308 is out of range -10...10 (coordinates are normalised to 0...1)")
+        let infinite = try problem("[input]\ncalibration = [1, 0, 0, 0, 1, nan]\n")
+        #expect(infinite.message.hasPrefix("`input.calibration` element 6 = nan is out of range -10...10"))
+        let flat = try problem("[input]\ncalibration = [1, 2, 0, 0.5, 1, 0]\n")
+        #expect(flat.kind == .outOfRange)
+        #expect(flat.message == "`input.calibration` maps the whole panel onto a line or a point (a·e − b·d = 0); "
+            + "|a·e − b·d| must be at least 0.01, e.g. [1, 0, 0, 0, 1, 0] (identity)")
+        let rotated = try ConfigLoader.parse("[input]\ncalibration = [0, -1, 1, 1, 0, 0]\n", path: "t.toml")
+        #expect(rotated.input.calibration == [0, -1, 1, 1, 0, 0])
+    }
+
+    /// `display.card` naming something that is there but is no DRM card fails check-config (the
+    /// loader `checkingDevices`); a card not there yet does not. `run` and the field tools load
+    /// it and say what the node is when they open it.
+    @Test func aCardPathThatIsNoCardSaysWhatItIs() throws {
+        let folder = try TemporaryDirectory("card")
+        defer { folder.remove() }
+        let path = folder.file("vitrine.toml")
+        func check(_ text: String) throws -> [ConfigError.Problem] {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            do {
+                _ = try ConfigLoader.read(path: path, mustExist: true, checkingDevices: true)
+                return []
+            } catch {
+                return error.problems
+            }
+        }
+        let null = try #require(try check("[grid]\ncolumns = 3\n[display]\ncard = \"/dev/null\"\n").first)
+        #expect(null.kind == .badFormat)
+        #expect(null.line == 4)
+        #expect(null.message == "`display.card` = \"/dev/null\" is a character device 1:3, not a DRM card (a character device "
+            + "of major 226); expected a card node such as \"/dev/dri/card0\" (vitrine displays lists them)")
+        #expect(try check("[display]\ncard = \"/etc\"\n").first?.message.contains("is a directory, not a DRM card") == true)
+        #expect(try check("[display]\ncard = \"/dev/dri/card-not-yet\"\n").isEmpty)
+        // Without checkingDevices (run, displays), the config loads; the card says what it is when opened.
+        #expect(try ConfigLoader.parse("[display]\ncard = \"/dev/null\"\n", path: "t.toml").display.card == "/dev/null")
+    }
 }
+

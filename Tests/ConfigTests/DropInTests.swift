@@ -132,7 +132,7 @@ import Testing
          "s.toml:2:1: `schedule.closed` element 1 must be a date such as \"2026-12-25\"; got \"2026-13-01\": not a date YYYY-MM-DD"),
         ("special = [\"2026-12-24\"]",
          "s.toml:2:1: `schedule.special` element 1 must be a date and hours such as \"2026-12-24 10:00-14:00\"; got \"2026-12-24\": expected a date and hours separated by a space"),
-        ("touch_wakes = -1", "s.toml:2:1: `schedule.touch_wakes` = -1 is out of range 0...86400 s"),
+        ("touch_wakes = -1", "s.toml:2:1: `schedule.touch_wakes` = -1 is out of range 0 (off) or 1...86400 s"),
         ("hour = []", "s.toml:2:1: unknown key `hour` in [schedule]; did you mean `hours`?"),
     ])
     func mistakesNameTheLineKeyAndExpectedForm(line: String, message: String) {

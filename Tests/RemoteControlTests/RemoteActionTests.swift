@@ -31,6 +31,10 @@ import Testing
             (#"{"action": "open", "index": 6}"#, "\"index\" 6 is out of range: 6 photos, 0...5"),
             (#"{"action": "open", "index": -1}"#, "out of range"),
             (#"{"action": "open", "index": 1.5}"#, "\"index\" has the wrong type"),
+            // An integer too large for any photo, or for Int: out of range, with the range.
+            (#"{"action": "open", "index": 9223372036854775807}"#, "\"index\" 9.223372036854776e+18 is out of range: 6 photos, 0...5"),
+            (#"{"action": "open", "index": -9223372036854775808}"#, "is out of range: 6 photos, 0...5"),
+            (#"{"action": "open", "index": 1e300}"#, "\"index\" 1e+300 is out of range: 6 photos, 0...5"),
         ]
         for (body, message) in cases {
             guard case .failure(let error) = parse(body) else {

@@ -25,6 +25,38 @@ import TestSupport
         #expect(directory.contains("not a regular file"))
     }
 
+    /// What an integrator's editor or script writes: a BOM and a newline are what they mean and
+    /// are taken off; a file that is not one token says why (never the token itself).
+    @Test func aTokenFileThatIsNotOneTokenSaysWhy() throws {
+        let folder = try TestPaths.temporaryDirectory("token")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/token"
+        func load(_ bytes: [UInt8]) throws -> AccessToken.Loaded {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return AccessToken.load(path: path)
+        }
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try load(bom + Array("s3cret\r\n".utf8)) == .token(Array("s3cret".utf8)))
+        #expect(try load(bom + Array("s3cret".utf8)) == .token(Array("s3cret".utf8)))
+        let refused: [([UInt8], String)] = [
+            (Array("s3cret\nother\n".utf8), "has more than one line"),
+            (Array("s3cret\r\nother".utf8), "has more than one line"),
+            (Array("s3cret other\n".utf8), "has white space inside the token"),
+            (Array("s3cret\u{1}x".utf8), "has a control character"),
+            (bom + bom + Array("s3cret".utf8), "byte order mark"),
+            (bom + Array(" \n".utf8), "is empty"),
+        ]
+        for (bytes, reason) in refused {
+            guard case .off(let why) = try load(bytes) else {
+                Issue.record("\(bytes) loaded")
+                continue
+            }
+            #expect(why.contains(reason), "\(why)")
+            #expect(why.contains("(remote.token_file)"))
+            #expect(!why.contains("s3cret"))
+        }
+    }
+
     @Test func onlyTheRightBearerTokenAuthorizes() {
         let token = Array("abc123".utf8)
         #expect(AccessToken.authorizes("Bearer abc123", token: token))

@@ -131,6 +131,9 @@ import Testing
             }
             let status = listener.waitFor { $0.contains("STATUS=waiting for a display") }
             #expect(status != nil, "attempt \(attempt): \(listener.messages)")
+            // The reload reads off the loop: READY=1 says it is done (a SIGTERM before would drop it).
+            let reloaded = listener.waitFor(timeout: 60) { $0.contains("READY=1") }
+            #expect(reloaded != nil, "attempt \(attempt): \(listener.messages)")
             run.signal(SIGTERM)
             let exit = run.wait()
             #expect(exit.status == 0, "attempt \(attempt): \(exit.stderr)")

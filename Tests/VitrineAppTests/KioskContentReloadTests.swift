@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Glibc
 import Logging
 import TestSupport
 import Testing
@@ -38,5 +39,76 @@ import Testing
         #expect(content.reload() == .newSettings)
         #expect(content.settings.scene.grid.columns == 4)
         #expect(content.settings.kiosk.openingHours.weekly.isEmpty)
+    }
+
+    /// What the reload's thread hands back, seen from the test.
+    final class Wakes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var threads: [pthread_t] = []
+        let done = DispatchSemaphore(value: 0)
+
+        func record() {
+            lock.withLock { threads.append(pthread_self()) }
+            done.signal()
+        }
+
+        var all: [pthread_t] { lock.withLock { threads } }
+    }
+
+    /// `run`'s reload through its seam: `beginReload` only starts the reading, which reads the
+    /// file when it runs (here, when the test runs it), never on the loop's call; the loop takes
+    /// the result when woken. SIGHUPs meanwhile make one more reading, not one each.
+    @Test func theReloadReadsOffTheLoopAndTheLoopOnlyAppliesTheResult() throws {
+        let folder = try TemporaryDirectory("reload")
+        defer { folder.remove() }
+        let main = folder.file("vitrine.toml")
+        try "[grid]\ncolumns = 4\n".write(toFile: main, atomically: false, encoding: .utf8)
+        let logger = Logger(label: "test")
+        let wakes = Wakes()
+        nonisolated(unsafe) var readings: [@Sendable () -> Void] = []
+        let content = KioskContent(settings: try SettingsFile.load(path: main, mustExist: true), configPath: main,
+                                   logger: logger, status: ServiceStatus(notifier: nil, logger: logger, now: 0),
+                                   onDecoded: {}, onReloaded: { wakes.record() }, background: { readings.append($0) })
+        content.beginReload()
+        #expect(readings.count == 1)
+        #expect(content.isReloading)
+        // The file changes after the loop's call returned: the reading sees the new one.
+        try "[grid]\ncolumns = 2\n".write(toFile: main, atomically: false, encoding: .utf8)
+        #expect(content.finishReload() == nil)
+        #expect(content.settings.scene.grid.columns == 4)
+        // A SIGHUP storm while it runs: no reading more yet.
+        for _ in 0..<50 { content.beginReload() }
+        #expect(readings.count == 1)
+
+        readings[0]()
+        #expect(wakes.all.count == 1)
+        #expect(content.finishReload() == .newSettings)
+        #expect(content.settings.scene.grid.columns == 2)
+        // The storm's one reading, started when the first was applied.
+        #expect(readings.count == 2)
+        #expect(content.isReloading)
+        readings[1]()
+        #expect(content.finishReload() == .sameSettings)
+        #expect(!content.isReloading)
+        #expect(readings.count == 2)
+    }
+
+    /// Without a seam, the reading runs on a thread of its own and wakes the loop from there.
+    @Test func theReadingRunsOnAThreadOfItsOwn() throws {
+        let folder = try TemporaryDirectory("reload")
+        defer { folder.remove() }
+        let main = folder.file("vitrine.toml")
+        try "[grid]\ncolumns = 3\n".write(toFile: main, atomically: false, encoding: .utf8)
+        let logger = Logger(label: "test")
+        let wakes = Wakes()
+        let content = KioskContent(settings: Settings(), configPath: main, logger: logger,
+                                   status: ServiceStatus(notifier: nil, logger: logger, now: 0),
+                                   onDecoded: {}, onReloaded: { wakes.record() })
+        content.beginReload()
+        #expect(wakes.done.wait(timeout: .now() + 30) == .success)
+        let thread = try #require(wakes.all.first)
+        #expect(pthread_equal(thread, pthread_self()) == 0)
+        #expect(content.finishReload() == .newSettings)
+        #expect(content.settings.scene.grid.columns == 3)
     }
 }

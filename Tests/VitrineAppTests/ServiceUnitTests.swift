@@ -73,6 +73,8 @@ import Testing
         #expect(unit["Type"] == ["notify"])
         #expect(unit["WatchdogSec"] != nil)
         #expect(unit["Restart"] == ["on-failure"])
+        // A configuration error (status 2) is not a restart loop.
+        #expect(unit["RestartPreventExitStatus"] == ["2"])
         #expect(unit["User"] == ["vitrine"])
         #expect(unit["SupplementaryGroups"]?.first?.split(separator: " ").sorted() == ["input", "video"])
         #expect(unit["NoNewPrivileges"] == ["yes"])

@@ -3,6 +3,7 @@ import Geometry
 import TestSupport
 import Testing
 import Touch
+@testable import VitrineApp
 
 /// `vitrine simulate` as a user runs it: the real executable, real recordings, real photos.
 @Suite(.serialized) struct SimulateCommandTests {
@@ -165,6 +166,28 @@ import Touch
         let pagerIndices = slides.filter { $0.mode == "pager" }.compactMap(\.index)
         let distinct = pagerIndices.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
         #expect(distinct.count >= 3, "\(distinct)")
+    }
+
+    /// Every --size error gives the allowed range; a size out of it names the side.
+    @Test func sizeErrorsGiveTheAllowedRange() throws {
+        #expect(try SimulationOptions.parseSize("1280X800", example: "1x1") == (1280, 800))
+        let cases = [
+            ("huge", "--size must be WIDTHxHEIGHT in pixels, each 16...16384, e.g. 1280x800 (got \"huge\")"),
+            ("1280x", "--size must be WIDTHxHEIGHT in pixels, each 16...16384"),
+            ("-5x800", "--size must be WIDTHxHEIGHT in pixels, each 16...16384"),
+            ("20000x800", "--size width 20000 is out of range 16...16384 pixels"),
+            ("800x8", "--size height 8 is out of range 16...16384 pixels"),
+            ("800x99999999999999999999999", "--size height 99999999999999999999999 is out of range 16...16384 pixels"),
+        ]
+        for (size, message) in cases {
+            do {
+                _ = try SimulationOptions.parseSize(size, example: "1280x800")
+                Issue.record("\(size) parsed")
+            } catch let error as AppError {
+                #expect(error.exitCode == 2)
+                #expect(error.description.hasPrefix(message), "\(error.description)")
+            }
+        }
     }
 
     @Test func badArgumentsAreUsageErrorsWithStatus2() throws {
