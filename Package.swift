@@ -41,6 +41,9 @@ let package = Package(
                        providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi",
                        providers: [.apt(["libfribidi-dev"])]),
+        // The captions' XMP packets (SPEC §10): a real XML parser, with entity declarations refused.
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat",
+                       providers: [.apt(["libexpat1-dev"])]),
         // Only the benchmark links pixman, to compare the blitter with it.
         .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
                        providers: [.apt(["libpixman-1-dev"])]),
@@ -82,7 +85,7 @@ let package = Package(
         .target(name: "ConfigFile", dependencies: ["Config", "Linux", "Quoting", "CTOMLShim"]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "Linux", "Config",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "Linux", "Config",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -27,6 +27,11 @@ public struct CaptionReader: Sendable {
         public var caption: Caption?
         /// What was wrong with a source that was skipped ("Caption of /p/a.jpg: ...").
         public var warning: String?
+
+        public init(caption: Caption?, warning: String?) {
+            self.caption = caption
+            self.warning = warning
+        }
     }
 
     /// The sidecar's path: the photo's name with its extension replaced by ".txt".
@@ -60,11 +65,23 @@ public struct CaptionReader: Sendable {
         read(photoPath: photoPath) { _ in metadata }
     }
 
+    /// The caption of a photo whose sidecar holds `sidecar` (nil: there is none) and whose metadata
+    /// blocks are `metadata`, without any file (the fuzz target); `photoPath` names it in the warning.
+    public func read(sidecar: [UInt8]?, metadata: ImageMetadata, photoPath: String) -> Reading {
+        read(photoPath: photoPath, sidecar: sidecar.map { Self.sidecarText($0[...], path: Self.sidecarPath(for: photoPath)) } ?? .absent) { _ in
+            metadata
+        }
+    }
+
     private func read(photoPath: String, metadata readMetadata: (inout [String]) -> ImageMetadata) -> Reading {
+        read(photoPath: photoPath, sidecar: readSidecar(Self.sidecarPath(for: photoPath)), metadata: readMetadata)
+    }
+
+    private func read(photoPath: String, sidecar: CaptionText, metadata readMetadata: (inout [String]) -> ImageMetadata) -> Reading {
         var problems: [String] = []
         var text: (title: String?, description: String?, source: Caption.Source)?
 
-        switch readSidecar(Self.sidecarPath(for: photoPath)) {
+        switch sidecar {
         case let .found(title, description) where !Caption(title: title, description: description, source: .sidecar).paragraphs.isEmpty:
             text = (title, description, .sidecar)
         case let .malformed(problem): problems.append(problem)
@@ -75,8 +92,11 @@ public struct CaptionReader: Sendable {
         if text == nil {
             text = Self.text(in: metadata, problems: &problems)
         }
+        if metadata.skippedSegments > 0 {
+            problems.append("\(metadata.skippedSegments) metadata segments past the first \(JPEGLayout.maxMetadataSegments) not read")
+        }
         var date: String?
-        if includeDate, let fields = metadata.exif.lazy.compactMap({ EXIF.dateTimeOriginal(tiff: $0) }).first {
+        if includeDate, let fields = Self.dateTaken(in: metadata, problems: &problems) {
             date = LocalTimeFormat.format(dateFormat, year: fields.year, month: fields.month, day: fields.day,
                                           hour: fields.hour, minute: fields.minute, second: fields.second)
         }
@@ -88,7 +108,7 @@ public struct CaptionReader: Sendable {
             caption = Caption(date: date, source: .date)
         }
         if caption?.paragraphs.isEmpty == true { caption = nil }
-        let warning = problems.isEmpty ? nil : "Caption of \(LogLine.escaped(photoPath)): \(problems.joined(separator: "; "))"
+        let warning = problems.isEmpty ? nil : "Caption of \(LogLine.escaped(photoPath)): \(Self.summary(problems))"
         return Reading(caption: caption, warning: warning)
     }
 
@@ -100,16 +120,46 @@ public struct CaptionReader: Sendable {
             if error.errno == .noSuchFileOrDirectory { return .absent }
             return .malformed("sidecar \(error)")
         }
-        var body = bytes[...]
+        return Self.sidecarText(bytes[...], path: path)
+    }
+
+    /// A sidecar's bytes as its title (the first line) and description (the rest).
+    static func sidecarText(_ bytes: ArraySlice<UInt8>, path: String) -> CaptionText {
+        var body = bytes
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }  // a BOM some editors write
-        guard let text = String(validating: body, as: UTF8.self) else {
+        guard String(validating: body, as: UTF8.self) != nil else {
             return .malformed("sidecar \(LogLine.escaped(path)) is not UTF-8")
         }
-        let normalised = text.replacingOccurrences(of: "\r\n", with: "\n")
-        let firstLine = normalised.firstIndex(of: "\n") ?? normalised.endIndex
-        let title = String(normalised[..<firstLine])
-        let description = firstLine < normalised.endIndex ? String(normalised[normalised.index(after: firstLine)...]) : nil
+        // Cut at the first line end in the bytes: a line end is never part of a longer character,
+        // and searching the String by Character would compare every character of the text.
+        let firstLine = body.firstIndex(of: 0x0A) ?? body.endIndex
+        var titleBytes = body[..<firstLine]
+        if titleBytes.last == 0x0D { titleBytes = titleBytes.dropLast() }  // "\r\n"
+        let title = String(decoding: titleBytes, as: UTF8.self)
+        let description = firstLine < body.endIndex ? String(decoding: body[(firstLine + 1)...], as: UTF8.self) : nil
         return .found(title: title, description: description)
+    }
+
+    /// The first `shownProblems` problems, and how many more (a photo of thousands of broken
+    /// blocks is one line of a bounded length).
+    static func summary(_ problems: [String]) -> String {
+        let shown = problems.prefix(shownProblems).joined(separator: "; ")
+        return problems.count > shownProblems ? shown + "; and \(problems.count - shownProblems) more" : shown
+    }
+
+    static let shownProblems = 3
+
+    /// The first EXIF DateTimeOriginal that is a date; one that is not (2023:02:30) is a problem
+    /// and is not shown, the placeholder of a camera that did not know the date is neither.
+    static func dateTaken(in metadata: ImageMetadata, problems: inout [String]) -> DateFields? {
+        for tiff in metadata.exif {
+            guard let text = EXIF.dateTimeOriginalText(tiff: tiff) else { continue }
+            if let fields = DateFields(exif: text) { return fields }
+            if !DateFields.isUnknown(exif: text) {
+                problems.append("EXIF DateTimeOriginal \"\(LogLine.escaped(String(text.prefix(40))))\" is no date")
+            }
+        }
+        return nil
     }
 
     /// XMP, then IPTC, then EXIF: the first with a title or description.

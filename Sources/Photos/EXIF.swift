@@ -67,6 +67,8 @@ public enum EXIF {
     ]
 
     static func isCameraDefault(_ description: String, camera: [String]) -> Bool {
+        // Camera names are short; a long text is a caption (and is not lowered and hashed whole).
+        guard description.utf8.count <= 256 else { return false }
         let text = description.trimmingCharacters(in: .whitespaces).lowercased()
         let names = camera.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         return text.isEmpty || cameraDefaults.contains(text) || names.contains(text) || text == names.joined(separator: " ")
@@ -79,13 +81,18 @@ public enum EXIF {
 
     /// `dateTimeOriginal(app1Payload:)` of a bare TIFF structure (any format's EXIF block).
     public static func dateTimeOriginal(tiff: ArraySlice<UInt8>) -> DateFields? {
+        dateTimeOriginalText(tiff: tiff).flatMap(DateFields.init(exif:))
+    }
+
+    /// The Exif IFD's DateTimeOriginal as written, whether or not it is a date.
+    static func dateTimeOriginalText(tiff: ArraySlice<UInt8>) -> String? {
         guard let block = Block(tiff: tiff),
               case let .found(pointer)? = block.entry(exifIFDTag, inIFDAt: block.firstIFD), pointer.type == typeLong,
               let offset = block.reader.u32(at: pointer.valueOffset),
               case let .text(value) = block.text(dateTimeOriginalTag, inIFDAt: Int(offset), name: "DateTimeOriginal") else {
             return nil
         }
-        return DateFields(exif: value)
+        return value
     }
 
     static let app1Header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
@@ -191,13 +198,30 @@ public struct DateFields: Equatable, Sendable {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
     }
 
-    /// "YYYY:MM:DD HH:MM:SS"; nil for anything else, and for the all-zero date cameras write
-    /// when they do not know it.
+    /// "YYYY:MM:DD HH:MM:SS"; nil for anything else, for a day or time that does not exist
+    /// (2023:02:30, 2023:13:01, 24:61:61), and for the all-zero date cameras write when they do
+    /// not know it.
     public init?(exif text: String) {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).map { Int($0) }
         guard parts.count == 6, let y = parts[0], let mo = parts[1], let d = parts[2], let h = parts[3],
-              let mi = parts[4], let s = parts[5], (1...9999).contains(y), (1...12).contains(mo), (1...31).contains(d),
+              let mi = parts[4], let s = parts[5], (1...9999).contains(y), (1...12).contains(mo),
+              (1...Self.days(inMonth: mo, year: y)).contains(d),
               (0...23).contains(h), (0...59).contains(mi), (0...60).contains(s) else { return nil }
         self.init(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+    }
+
+    /// The days of a month (1...12) of the proleptic Gregorian calendar.
+    static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// What cameras write when they do not know the date: all zeros, or blanks in place of the
+    /// digits (EXIF 2.3 §4.6.5). Not a date, and not worth a warning.
+    static func isUnknown(exif text: String) -> Bool {
+        text.allSatisfy { $0 == "0" || $0 == " " || $0 == ":" }
     }
 }

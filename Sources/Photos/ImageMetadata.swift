@@ -8,6 +8,9 @@ public struct ImageMetadata: Equatable, Sendable {
     public var xmp: [ArraySlice<UInt8>] = []
     /// Photoshop image resources (8BIM blocks), of which 0x0404 holds the IPTC-IIM record.
     public var photoshop: [ArraySlice<UInt8>] = []
+    /// Segments past the container's bound on metadata blocks (JPEGLayout.maxMetadataSegments):
+    /// not read, and said.
+    public var skippedSegments = 0
 
     public init(exif: [ArraySlice<UInt8>] = [], xmp: [ArraySlice<UInt8>] = [], photoshop: [ArraySlice<UInt8>] = []) {
         self.exif = exif

@@ -293,7 +293,9 @@ extension JPEGDecoder: ImageDecoder {
     /// signatures taken off.
     static func metadata(in bytes: [UInt8]) -> ImageMetadata {
         var metadata = ImageMetadata()
-        for segment in JPEGLayout(parsing: bytes[...]).metadata {
+        let layout = JPEGLayout(parsing: bytes[...])
+        metadata.skippedSegments = layout.skippedMetadataSegments
+        for segment in layout.metadata {
             let payload = bytes[segment.payload]
             if segment.marker == 0xE1, let tiff = EXIF.tiff(inApp1Payload: payload) {
                 metadata.exif.append(tiff)

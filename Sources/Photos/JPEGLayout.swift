@@ -38,10 +38,13 @@ struct JPEGLayout: Equatable {
     }
 
     var frame: Frame?
-    /// The APP1 and APP13 segments before the first scan, at most `maxMetadataSegments` of them
-    /// (offsets from the start of the bytes): where captions are read from.
+    /// The APP1 and APP13 segments before the first scan (offsets from the start of the bytes):
+    /// where captions are read from. At most `maxMetadataSegments`, a bound on the memory a file of
+    /// nothing but empty segments takes (24 bytes each, 4 bytes of file); far more than any writer
+    /// makes. Those past it are counted in `skippedMetadataSegments`, and the caption reader says so.
     var metadata: [Segment] = []
-    static let maxMetadataSegments = 32
+    static let maxMetadataSegments = 16_384
+    var skippedMetadataSegments = 0
     /// The EXIF Orientation value of the first EXIF block, if any (may be outside 1...8).
     var exifOrientation: Int?
     /// How many components the first scan codes; fewer than the frame's means more scans follow.
@@ -106,8 +109,12 @@ struct JPEGLayout: Equatable {
                 return
             }
             let payload = bytes[(at + 2)..<segmentEnd]
-            if marker == 0xE1 || marker == 0xED, metadata.count < Self.maxMetadataSegments {
-                metadata.append(Segment(marker: marker, payload: (at + 2 - base)..<(segmentEnd - base)))
+            if marker == 0xE1 || marker == 0xED {
+                if metadata.count < Self.maxMetadataSegments {
+                    metadata.append(Segment(marker: marker, payload: (at + 2 - base)..<(segmentEnd - base)))
+                } else {
+                    skippedMetadataSegments += 1
+                }
             }
             if marker == 0xE1, exifOrientation == nil {
                 exifOrientation = EXIF.orientationValue(app1Payload: payload)

@@ -15,10 +15,13 @@ public final class CaptionPainter {
     public let screen: PixelRect
     public let pixelSize: Int
     private let typesetter: Typesetter
-    private var layers: [String: CaptionLayer] = [:]
-    private var recent: [String] = []
+    /// Kept by the caption's identity: nothing per frame hashes or compares a caption's text.
+    private var layers: [Caption.Identity: CaptionLayer] = [:]
+    private var recent: [Caption.Identity] = []
     static let keptLayers = 6
-    private var failed: Set<String> = []
+    private var failed: Set<Caption.Identity> = []
+    /// How many captions were laid out (shaped, broken into lines, drawn into a mask): tests.
+    private(set) var layouts = 0
     /// Told once for each caption that cannot be set (a font file fontconfig lists but FreeType
     /// cannot open); the photo shows without it.
     public var onFailure: ((String) -> Void)?
@@ -57,7 +60,7 @@ public final class CaptionPainter {
 
     /// The caption's layer, set the first time it is drawn.
     func layer(for caption: Caption) -> CaptionLayer? {
-        let key = caption.text
+        let key = caption.identity
         if let layer = layers[key] {
             if recent.last != key { recent.removeAll { $0 == key }; recent.append(key) }
             return layer
@@ -79,6 +82,7 @@ public final class CaptionPainter {
     }
 
     private func makeLayer(_ caption: Caption) throws -> CaptionLayer {
+        layouts += 1
         let margin = max(pixelSize, Int((Double(screen.width) * 0.03).rounded()))
         let text = try typesetter.typeset(caption.paragraphs, maxWidth: max(1, screen.width - 2 * margin),
                                           maxLines: settings.maxLines, titleParagraphs: caption.titleParagraphs)
@@ -101,14 +105,14 @@ public final class CaptionPainter {
     /// Lays `caption` over `target` with its page `offsetX` px from rest, at `alpha`.
     public func draw(_ caption: Caption, offsetX: Double, alpha: Double, into target: inout Bitmap) {
         guard alpha > 0, let layer = layer(for: caption) else { return }
-        Self.lay(layer, over: &target, dx: Int(offsetX.rounded()), dy: 0, alpha: alpha, width: screen.width)
+        Self.lay(layer, over: &target, dx: Int(pixel: offsetX.rounded()), dy: 0, alpha: alpha, width: screen.width)
     }
 
     /// The pixels `draw` may write for `caption` with its page `offsetX` px from rest: its slot,
     /// from the gradient's top row to the screen's bottom. Nil when it cannot be set.
     public func area(of caption: Caption, offsetX: Double) -> PixelRect? {
         guard let layer = layer(for: caption) else { return nil }
-        return PixelRect(x: Int(offsetX.rounded()), y: layer.gradientTop, width: screen.width,
+        return PixelRect(x: Int(pixel: offsetX.rounded()), y: layer.gradientTop, width: screen.width,
                          height: screen.height - layer.gradientTop).intersection(screen)
     }
 
@@ -137,7 +141,7 @@ public final class CaptionPainter {
     }
 
     private struct BandKey: Hashable {
-        var text: String
+        var caption: Caption.Identity
         var image: UnsafeRawPointer?
         var width: Int
         var height: Int
@@ -151,7 +155,7 @@ public final class CaptionPainter {
     /// `contentVersion`: the page's (a clip's frame may change the pixels in the same storage).
     public func band(for caption: Caption, image: Bitmap, imageOrigin: (x: Int, y: Int),
                      contentVersion: Int = 0) -> CaptionBand? {
-        let key = BandKey(text: caption.text, image: image.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) },
+        let key = BandKey(caption: caption.identity, image: image.pixels.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) },
                           width: image.width, height: image.height, imageX: imageOrigin.x, imageY: imageOrigin.y,
                           contentVersion: contentVersion)
         bandsDrawn.insert(key)

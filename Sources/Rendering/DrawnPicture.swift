@@ -1,5 +1,6 @@
 import Blitter
 import Geometry
+import Photos
 
 /// What a frame's picture is made of, in drawing order (SPEC §3, as `Renderer.renderDirectly`
 /// draws it): a base over the whole screen, then items, each with the pixels it may write and
@@ -21,8 +22,9 @@ struct DrawnPicture: Equatable {
         case picture(rect: Rect, image: ImageIdentity?, alpha: Int, contentVersion: Int)
         /// The cell a transition carries: nothing drawn, kept so the cells after it keep their place.
         case hiddenCell
-        /// A caption laid over its page, moved `offsetX` whole pixels, at `alpha`.
-        case caption(text: String, offsetX: Int, alpha: Double)
+        /// A caption laid over its page, moved `offsetX` whole pixels, at `alpha` (by its
+        /// identity: its text is never compared per frame).
+        case caption(Caption.Identity, offsetX: Int, alpha: Double)
     }
 
     struct Item: Equatable {

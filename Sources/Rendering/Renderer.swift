@@ -201,7 +201,7 @@ public struct Renderer {
                 guard let caption = images.caption(placement.index),
                       let area = captions.area(of: caption, offsetX: placement.offsetX) else { continue }
                 picture.items.append(DrawnPicture.Item(
-                    area: area, content: .caption(text: caption.text, offsetX: Int(pixel: placement.offsetX.rounded()),
+                    area: area, content: .caption(caption.identity, offsetX: Int(pixel: placement.offsetX.rounded()),
                                                   alpha: placement.alpha)))
             }
         }

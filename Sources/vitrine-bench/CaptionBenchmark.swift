@@ -1,4 +1,6 @@
 import Blitter
+import Foundation
+import Linux
 import Config
 import Geometry
 import Photos
@@ -19,6 +21,42 @@ enum CaptionBenchmark {
                                source: .sidecar)
     static let cjk = Caption(title: "池塘边的蜻蜓", description: "夏天的早晨，蜻蜓在池塘边的芦苇上休息。Libellule au bord de l'étang.",
                              source: .iptc)
+
+    /// How many combining marks follow the base letter in the hostile sidecar (issue #22): three
+    /// bytes each as UTF-8 is two, so 64 KB of them fit the sidecar limit.
+    static let hostileMarks = 32_000
+
+    /// A sidecar of one base letter and `hostileMarks` combining marks of three classes in turn
+    /// (U+0301 ccc 230, U+0316 ccc 220, U+0334 ccc 1), read as the kiosk reads it: the first frame
+    /// that shows it, and every frame after (which must cost what any caption costs).
+    static func markRun(photos: BenchPhotos, frame: SceneFrame, index: Int, canvas: Canvas, settings: Settings, screen: Size,
+                        budget: Double) -> (rows: [Row], summary: [String]) {
+        let folder = NSTemporaryDirectory() + "vitrine-bench-marks-\(getpid())"
+        mkdir(folder, 0o700)
+        defer { unlink(folder + "/marks.txt"); rmdir(folder) }
+        let marks: [Unicode.Scalar] = ["\u{0301}", "\u{0316}", "\u{0334}"]
+        var text = "Marks\na"
+        text.unicodeScalars.append(contentsOf: (0..<hostileMarks).map { marks[$0 % 3] })
+        guard (try? AtomicFile.write(Array(text.utf8), to: folder + "/marks.txt")) != nil else { return ([], []) }
+        let t0 = Stopwatch.now()
+        let reading = CaptionReader().read(photoPath: folder + "/marks.jpg")
+        let readMilliseconds = (Stopwatch.now() - t0) * 1000
+        guard let caption = reading.caption,
+              let painter = try? CaptionPainter(settings: settings.captions, screenSize: screen) else { return ([], []) }
+        let renderer = Renderer(grid: settings.grid, captions: painter)
+        photos.captions[index] = caption
+        let t1 = Stopwatch.now()
+        renderer.render(frame, images: photos, into: &canvas.bitmap)
+        let firstMilliseconds = (Stopwatch.now() - t1) * 1000
+        let after = Stopwatch.measure(minRuns: 5, maxRuns: 200, budget: budget, warmUp: 1) {
+            renderer.render(frame, images: photos, into: &canvas.bitmap)
+        }
+        let name = "frame: pager at rest, \(hostileMarks / 1000)k mixed combining marks"
+        return ([Row(name: name, ours: after, pixman: nil, maxDifference: nil, goal: nil)], [
+            String(format: "caption: %dk mixed combining marks in a sidecar (%d bytes): read %.2f ms, first frame %.2f ms, then %.3f ms median, %.3f ms worst per frame",
+                   hostileMarks / 1000, text.utf8.count, readMilliseconds, firstMilliseconds, after.median, after.p99),
+        ])
+    }
 
     /// `moving`: frames where the caption moves with its page (a swipe) or fades (a dismissal),
     /// measured against the same frames without captions.
@@ -79,6 +117,8 @@ enum CaptionBenchmark {
             return Stopwatch.timing(samples)
         }
         let firstLatin = firstFrame(latin), firstCJK = firstFrame(cjk)
+        let marks = markRun(photos: photos, frame: frame, index: index, canvas: canvas, settings: settings, screen: screen,
+                            budget: budget)
         photos.captions[index] = latin
 
         let rows = [
@@ -86,7 +126,7 @@ enum CaptionBenchmark {
             Row(name: "frame: pager at rest, 3-line caption", ours: with, pixman: nil, maxDifference: nil, goal: nil),
             Row(name: "frame: first frame of a new caption", ours: firstLatin, pixman: nil, maxDifference: nil, goal: nil),
             Row(name: "frame: first frame, CJK fallback font", ours: firstCJK, pixman: nil, maxDifference: nil, goal: nil),
-        ] + movingRows
+        ] + movingRows + marks.rows
         func verdict(_ ok: Bool) -> String { ok ? "ok" : "MISS" }
         let summary = [
             String(format: "caption: +%.3f ms on a 1080p pager frame once drawn (goal <= %.1f ms): %@", added, goalMilliseconds,
@@ -94,7 +134,7 @@ enum CaptionBenchmark {
             String(format: "caption: first frame of a new caption %.2f ms median, %.2f ms worst (CJK from a fallback font %.2f / %.2f ms; budget %.1f ms): %@",
                    firstLatin.median, firstLatin.p99, firstCJK.median, firstCJK.p99, frameBudget,
                    verdict(max(firstLatin.p99, firstCJK.p99) <= frameBudget)),
-        ] + movingLines + [
+        ] + movingLines + marks.summary + [
             "caption: \(painter.primaryFamily) at \(painter.pixelSize) px, \(settings.captions.maxLines) lines at most",
         ]
         return (rows, summary)

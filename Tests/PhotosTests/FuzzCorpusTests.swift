@@ -2,7 +2,7 @@ import FuzzTargets
 import Testing
 import TestSupport
 
-/// The `jpeg-header` and `thumbnail` fuzz targets' committed corpora and regressions, through the
+/// The `jpeg-header`, `captions` and `thumbnail` fuzz targets' committed corpora and regressions, through the
 /// fuzzers' own entries: none crashes, a refused header says why, and the thumbnail files the
 /// cache itself wrote decode.
 @Suite struct FuzzCorpusTests {
@@ -14,6 +14,15 @@ import TestSupport
             #expect(reason.contains("fuzz.jpg"), "\(reason)")
         case .header(let width, let height):
             #expect(width > 0 && height > 0)
+        }
+    }
+
+    /// The seeds are real captions (as exiftool, Exiv2 and an editor write them): each is read.
+    @Test(arguments: FuzzCorpus.inputs("captions"))
+    func captionsReplay(_ input: FuzzCorpus.Input) {
+        let reading = FuzzCorpus.withBuffer(input) { CaptionsFuzzTarget.run($0) }
+        if !input.isRegression {
+            #expect(reading?.caption != nil, "\(String(describing: reading))")
         }
     }
 

@@ -136,4 +136,29 @@ private final class CaptionedPhotos: PhotoImages {
             #expect(rendered.pixels == direct.pixels, "offset \(offset)")
         }
     }
+
+    /// A caption is laid out once, the first frame that shows it; the frames after it at rest,
+    /// sliding, fading, and after other captions came and went, take it from the painter (issue
+    /// #22: a caption of thousands of combining marks was hashed and normalised every frame).
+    @Test func aCaptionIsLaidOutOnceAcrossManyFrames() throws {
+        let (renderer, photos) = try setUp()
+        let painter = try #require(renderer.captions)
+        let marks: [Unicode.Scalar] = ["\u{0301}", "\u{0316}", "\u{0334}"]
+        var text = "a"
+        text.unicodeScalars.append(contentsOf: (0..<3000).map { marks[$0 % 3] })
+        photos.captions[0] = Caption(title: "Marks", description: text, source: .sidecar)
+        photos.captions[1] = Caption(title: "Second", source: .sidecar)
+        let page = { (index: Int, x: Double) in PhotoPlacement(index: index, rect: Rect(x: x, y: 0, width: 320, height: 200)) }
+        var target = Bitmap(width: 320, height: 200)
+        _ = renderer.render(frame(mode: .pager, pages: [page(0, 0)]), images: photos, into: &target)
+        #expect(painter.layouts == 1)
+        // The same frame again changes no row.
+        #expect(renderer.render(frame(mode: .pager, pages: [page(0, 0)]), images: photos, into: &target).isEmpty)
+        for step in 0..<100 {
+            let x = -Double(step) * 3.3
+            _ = renderer.render(frame(mode: .pager, pages: [page(0, x), page(1, x + 320)]), images: photos, into: &target)
+            _ = renderer.render(frame(mode: .dismissing, moving: page(0, Double(step)), alpha: 1 - Double(step) / 100), images: photos, into: &target)
+        }
+        #expect(painter.layouts == 2)  // and the neighbour's, once
+    }
 }
