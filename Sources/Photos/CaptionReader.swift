@@ -97,8 +97,11 @@ public struct CaptionReader: Sendable {
         }
         var date: String?
         if includeDate, let fields = Self.dateTaken(in: metadata, problems: &problems) {
-            date = LocalTimeFormat.format(dateFormat, year: fields.year, month: fields.month, day: fields.day,
-                                          hour: fields.hour, minute: fields.minute, second: fields.second)
+            date = LocalTimeFormat.formatted(dateFormat, year: fields.year, month: fields.month, day: fields.day,
+                                             hour: fields.hour, minute: fields.minute, second: fields.second)
+            if date == nil {
+                problems.append("the date taken, formatted by captions.date_format, is longer than \(LocalTimeFormat.maximumLength) bytes: not shown")
+            }
         }
         var caption: Caption?
         if let text {

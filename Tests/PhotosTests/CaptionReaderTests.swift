@@ -83,6 +83,15 @@ import Testing
         #expect(try read(zero, reader: CaptionReader(includeDate: true)).caption == nil)
     }
 
+    /// A date_format whose output does not fit is said, not dropped without a word.
+    @Test func aDateLongerThanTheBoundIsSaid() throws {
+        let jpeg = CaptionJPEG.photo([CaptionJPEG.exif(description: nil, date: "2024:03:05 10:20:30"), all[2]])
+        let format = String(repeating: "%A %B ", count: 400)
+        let reading = try read(jpeg, reader: CaptionReader(includeDate: true, dateFormat: format))
+        #expect(reading.caption == Caption(title: "XMP title", description: "XMP text", source: .xmp))
+        #expect(reading.warning?.contains("captions.date_format") == true)
+    }
+
     /// A date that does not exist is no date: not shown, and said; the blank placeholder some
     /// cameras write is neither shown nor said.
     @Test func aDateThatDoesNotExistIsNotShown() throws {
