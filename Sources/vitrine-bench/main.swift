@@ -12,10 +12,12 @@ import Rendering
 // JPEG decode of a 12 MP photo. Usage: vitrine-bench [--samples DIR] [--markdown FILE] [--quick]
 // `vitrine-bench startup [options]`: start-up, disk thumbnail cache, memory and soak (StartupBenchmark).
 // `vitrine-bench remote [options]`: the frame time with and without wrk on the remote server (RemoteBenchmark).
+// `vitrine-bench remote-attack [options]`: /status latency under a slow-client attack (SlowClientBenchmark).
 
 let modes: [String: ([String]) throws -> Void] = [
     "startup": { try StartupBenchmark.run(arguments: $0) },
     "remote": { try RemoteBenchmark.run(arguments: $0) },
+    "remote-attack": { try SlowClientBenchmark.run(arguments: $0) },
 ]
 if let mode = CommandLine.arguments.dropFirst().first, let run = modes[mode] {
     do {
