@@ -122,7 +122,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
@@ -155,7 +158,7 @@ let package = Package(
         // The fuzz targets' entries (Fuzz/README.md): scripts/fuzz links each with libFuzzer, and the
         // tests replay the committed corpora through the same entries.
         .target(name: "FuzzTargets", dependencies: [
-            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile", "Scene",
+            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Fuzz/Targets"),
 
@@ -190,7 +193,7 @@ let package = Package(
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),
-        .testTarget(name: "RemoteHTTPTests", dependencies: ["RemoteHTTP", "RemoteControl", "Blitter", "Linux", "TestSupport"]),
+        .testTarget(name: "RemoteHTTPTests", dependencies: ["RemoteHTTP", "RemoteControl", "Blitter", "Linux", "TestSupport", "FuzzTargets"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport", "Rendering",
             "RemoteControl", "RemoteHTTP", .product(name: "Logging", package: "swift-log"),

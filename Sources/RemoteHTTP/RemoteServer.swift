@@ -14,11 +14,38 @@ import ServiceLifecycle
 /// threads for the answers, never the run loop's; it meets the loop only through `RemoteState`. A bind failure is logged and the kiosk goes on
 /// showing photos without it.
 public final class RemoteServer: ControlTransport, @unchecked Sendable {
-    /// A connection that sends nothing for this long is closed; a request must be answered within
-    /// it too (`RequestDeadlineHandler`).
-    public static let timeout = TimeAmount.seconds(10)
-    /// More connections wait in the listen backlog until one closes: each holds a descriptor.
-    public static let maxConnections = 64
+    /// How long a client has to send a request and to be answered, and how many connections it
+    /// may hold. `standard` is what `run` uses; tests shorten the deadlines.
+    public struct Limits: Sendable {
+        /// A request's head must arrive within this of the accept or of the previous answer; an
+        /// idle keep-alive connection is closed after it too (`RequestDeadlineHandler`).
+        public var head: Duration
+        /// A request must be read and answered within this of its head; a connection that sends
+        /// nothing for this long is closed (Hummingbird's idle timeout).
+        public var request: Duration
+        /// Connections of the whole server. More wait in the listen backlog until one closes:
+        /// each holds a descriptor.
+        public var connections: Int
+        /// Connections of one client address; more from it are closed at once (a client that
+        /// opens connections and sends half a request cannot take the others' slots).
+        public var connectionsPerAddress: Int
+
+        public init(head: Duration, request: Duration, connections: Int, connectionsPerAddress: Int) {
+            self.head = head
+            self.request = request
+            self.connections = connections
+            self.connectionsPerAddress = connectionsPerAddress
+        }
+
+        /// 5 s for a head, 10 s for a request, 64 connections, 8 of them per address: a
+        /// Prometheus scraper, a browser and a script each need one or a few.
+        public static let standard = Limits(head: .seconds(5), request: .seconds(10), connections: 64,
+                                            connectionsPerAddress: 8)
+    }
+
+    /// 8 KB a header, 16 KB and 100 fields in all.
+    static let decoderLimits = HTTP1Channel.Configuration.DecoderConfiguration(
+        maxHeaderFieldSize: 8192, maxHeaderListSize: 16384, maxHeaderFieldCount: 100)
     /// The niceness of the server's threads: under load the frame loop (nice 0) gets the CPU first.
     static let nice: Int32 = 10
 
@@ -29,20 +56,26 @@ public final class RemoteServer: ControlTransport, @unchecked Sendable {
 
     /// Starts listening on `host`:`port` (0: any free port, for tests) and returns at once; the
     /// log says when it listens or why it cannot.
-    public init(host: String, port: Int, tokenFile: String, state: RemoteState, logger: Logger) {
+    public init(host: String, port: Int, tokenFile: String, state: RemoteState, logger: Logger,
+                limits: Limits = .standard) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         group.next().execute { Self.yieldToTheFrameLoop() }
         let where_ = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let boundPort = boundPort
+        let connections = ConnectionsPerAddress(limit: limits.connectionsPerAddress)
         let application = Application(
             responder: RemoteResponder(state: state, tokenFile: tokenFile),
-            server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [RequestDeadlineHandler(limit: Self.timeout)],
-                idleTimeout: Self.timeout,
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384, maxHeaderFieldCount: 100))),
+            server: HTTPServerBuilder { responder in
+                RemoteChannel(
+                    http1: HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration(
+                        additionalChannelHandlers: [RequestDeadlineHandler(headLimit: TimeAmount(limits.head), requestLimit: TimeAmount(limits.request))],
+                        idleTimeout: TimeAmount(limits.request),
+                        httpDecoderConfiguration: Self.decoderLimits)),
+                    connections: connections)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port), serverName: "vitrine",
-                availableConnectionsDelegate: MaximumAvailableConnections(Self.maxConnections)),
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.connections)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port
                 boundPort.withLockedValue { $0 = port }
