@@ -75,6 +75,8 @@ import Testing
         #expect(unit["Restart"] == ["on-failure"])
         // A configuration error (status 2) is not a restart loop.
         #expect(unit["RestartPreventExitStatus"] == ["2"])
+        // Death by SIGHUP (one sent before the kiosk's first code could block it) is not a clean stop.
+        #expect(unit["RestartForceExitStatus"] == ["SIGHUP"])
         #expect(unit["User"] == ["vitrine"])
         #expect(unit["SupplementaryGroups"]?.first?.split(separator: " ").sorted() == ["input", "video"])
         #expect(unit["NoNewPrivileges"] == ["yes"])
