@@ -3,11 +3,14 @@
 #   make uninstall
 # DESTDIR stages the files elsewhere; BINARY installs an already built executable; the Debian
 # package (scripts/package) installs with PREFIX=/usr UNITDIR=/usr/lib/systemd/system EXAMPLE_CONFIG=no.
+# PREFIX/bin/vitrine is the static launcher (Sources/vitrine-launcher: the kiosk's signals blocked
+# before the dynamic loader runs), which executes the binary installed as PREFIX/lib/vitrine/vitrine.
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
 UNITDIR ?= /etc/systemd/system
 BINARY ?= .build/release/vitrine
 EXAMPLE_CONFIG ?= yes
+CC ?= cc
 
 .PHONY: all build install uninstall test
 
@@ -20,7 +23,10 @@ $(BINARY):
 	swift build -c release --product vitrine
 
 install: $(BINARY)
-	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/bin/vitrine
+	install -D -m 0755 $(BINARY) $(DESTDIR)$(PREFIX)/lib/vitrine/vitrine
+	install -d -m 0755 $(DESTDIR)$(PREFIX)/bin
+	$(CC) -static -O2 -Wall -Wextra -Werror $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -I Sources/CLinux/include \
+		-DVITRINE_PROGRAM='"$(PREFIX)/lib/vitrine/vitrine"' -o $(DESTDIR)$(PREFIX)/bin/vitrine Sources/vitrine-launcher/launcher.c
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/vitrine
 	# The example is always current; an edited vitrine.toml is never overwritten.
 	[ "$(EXAMPLE_CONFIG)" = no ] || install -m 0644 Config/vitrine.toml $(DESTDIR)$(SYSCONFDIR)/vitrine/vitrine.toml.example
@@ -37,7 +43,7 @@ install: $(BINARY)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(UNITDIR)/vitrine.service
-	rm -rf $(DESTDIR)$(PREFIX)/share/vitrine $(DESTDIR)$(PREFIX)/share/doc/vitrine
+	rm -rf $(DESTDIR)$(PREFIX)/lib/vitrine $(DESTDIR)$(PREFIX)/share/vitrine $(DESTDIR)$(PREFIX)/share/doc/vitrine
 	# $(SYSCONFDIR)/vitrine is left: it holds the integrator's configuration.
 
 test:

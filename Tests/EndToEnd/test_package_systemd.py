@@ -189,10 +189,18 @@ class PackageSystemdTest(unittest.TestCase):
         self.assertNotIn("E: ", _package["lintian"], "lintian reported errors")
 
         root = self.root
-        for path in ("usr/bin/vitrine", "usr/lib/systemd/system/vitrine.service", "usr/lib/sysusers.d/vitrine.conf",
+        for path in ("usr/bin/vitrine", "usr/lib/vitrine/vitrine", "usr/lib/systemd/system/vitrine.service",
+                     "usr/lib/sysusers.d/vitrine.conf",
                      "etc/vitrine/vitrine.toml", "usr/share/doc/vitrine/README.md", "usr/share/doc/vitrine/copyright"):
             self.assertTrue((root / path).is_file(), path)
         self.assertTrue((root / "srv/vitrine/photos").is_dir())
+        # /usr/bin/vitrine is the static launcher (no dynamic loader: the kiosk's signals are blocked
+        # by its first code); it runs the program in /usr/lib/vitrine.
+        headers = subprocess.run(["readelf", "--program-headers", str(root / "usr/bin/vitrine")],
+                                 capture_output=True, text=True, check=True).stdout
+        self.assertNotIn("INTERP", headers, "/usr/bin/vitrine is not static")
+        self.assertEqual(systemd_vm.in_chroot(root, "/usr/bin/vitrine --version").strip(),
+                         subprocess.run([str(kiosk.build_vitrine()), "--version"], capture_output=True, text=True).stdout.strip())
         unit = (root / "usr/lib/systemd/system/vitrine.service").read_text()
         self.assertIn("ExecStart=/usr/bin/vitrine run --config /etc/vitrine/vitrine.toml", unit)
         self.assertNotIn("/usr/local", unit)

@@ -174,6 +174,43 @@ import Testing
         #expect(control & 0x7f == SIGHUP)
     }
 
+    /// A SIGHUP that arrives while the dynamic loader still maps the libraries, before any of the
+    /// program's code (CEarlySignals' preinit entry included) can block it: an LD_AUDIT library,
+    /// which the loader calls as it starts, sends it. The program run directly dies of it; through
+    /// the installed launcher (Sources/vitrine-launcher, built here as the Makefile builds it),
+    /// which blocks the signals before it executes the program, `run` lives on to its own exit.
+    @Test func aSIGHUPInsideTheDynamicLoaderDoesNotKillRunThroughTheLauncher() throws {
+        let folder = try TemporaryDirectory("loader-hup")
+        defer { folder.remove() }
+        let auditSource = folder.file("audit.c"), audit = folder.file("audit.so"), launcher = folder.file("vitrine")
+        try """
+            #include <link.h>
+            #include <signal.h>
+            #include <unistd.h>
+            unsigned int la_version(unsigned int version) { kill(getpid(), SIGHUP); return version; }
+            """.write(toFile: auditSource, atomically: true, encoding: .utf8)
+        let compiler = try #require(["/usr/bin/cc", "/usr/bin/clang", "/opt/swift/usr/bin/clang"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) })
+        let auditBuilt = try ProcessResult.run(["-shared", "-fPIC", "-o", audit, auditSource], executable: compiler)
+        #expect(auditBuilt.status == 0, "\(auditBuilt.stderr)")
+        let launcherBuilt = try ProcessResult.run([
+            "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-I", TestPaths.root.appendingPathComponent("Sources/CLinux/include").path,
+            "-DVITRINE_PROGRAM=\"\(TestPaths.executable)\"", "-o", launcher,
+            TestPaths.root.appendingPathComponent("Sources/vitrine-launcher/launcher.c").path,
+        ], executable: compiler)
+        try #require(launcherBuilt.status == 0, "\(launcherBuilt.stderr)")
+
+        // The probe works: the program itself dies of the signal, its preinit entry comes too late.
+        let direct = try spawn([TestPaths.executable, "run", "--config", "/nonexistent/vitrine.toml"],
+                               environment: ["LD_AUDIT=" + audit])
+        #expect(direct & 0x7f == SIGHUP, "status \(direct): the audit library's SIGHUP did not arrive in the loader")
+        for attempt in 0..<3 {
+            let status = try spawn([launcher, "run", "--config", "/nonexistent/vitrine.toml"], environment: ["LD_AUDIT=" + audit])
+            #expect(status & 0x7f == 0, "attempt \(attempt): killed by signal \(status & 0x7f)")
+            #expect((status >> 8) & 0xff == 2, "attempt \(attempt): exit status \((status >> 8) & 0xff)")
+        }
+    }
+
     /// Spawns `arguments` with an empty signal mask and every kiosk signal at its default, output
     /// to /dev/null, `environment` added; the wait status.
     private func spawn(_ arguments: [String], environment: [String]) throws -> Int32 {
