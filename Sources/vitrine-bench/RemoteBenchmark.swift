@@ -24,16 +24,13 @@ import Touch
 enum RemoteBenchmark {
     static func run(arguments: [String]) throws {
         setvbuf(stdout, nil, _IOLBF, 0)
-        func option(_ name: String) -> String? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-        }
-        let requests = Int(option("--requests") ?? "") ?? 10_000
-        let rounds = Int(option("--rounds") ?? "") ?? 10
-        let connections = Int(option("--connections") ?? "") ?? 8
-        let threads = Int(option("--threads") ?? "") ?? 2
+        let requests = Int(option("--requests", in: arguments) ?? "") ?? 10_000
+        let rounds = Int(option("--rounds", in: arguments) ?? "") ?? 10
+        let connections = Int(option("--connections", in: arguments) ?? "") ?? 8
+        let threads = Int(option("--threads", in: arguments) ?? "") ?? 2
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        let samples = option("--samples") ?? packageRoot + "/Samples/photos"
+        let samples = option("--samples", in: arguments) ?? packageRoot + "/Samples/photos"
         guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw BenchError("wrk is not installed (Debian's wrk; scripts/install-deps installs it)")
         }

@@ -17,11 +17,8 @@ import Synchronization
 enum SlowClientBenchmark {
     static func run(arguments: [String]) throws {
         setvbuf(stdout, nil, _IOLBF, 0)
-        func option(_ name: String) -> String? {
-            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-        }
-        let requests = Int(option("--requests") ?? "") ?? 200
-        let connections = Int(option("--connections") ?? "") ?? 64
+        let requests = Int(option("--requests", in: arguments) ?? "") ?? 200
+        let connections = Int(option("--connections", in: arguments) ?? "") ?? 64
         let unbounded = arguments.contains("--unbounded")
         var limits = RemoteServer.Limits.standard
         if unbounded {

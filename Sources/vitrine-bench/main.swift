@@ -32,9 +32,6 @@ if let mode = CommandLine.arguments.dropFirst().first, let run = modes[mode] {
 }
 
 let arguments = CommandLine.arguments
-func option(_ name: String) -> String? {
-    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-}
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 let samples = option("--samples") ?? packageRoot + "/Samples/photos"
