@@ -44,6 +44,17 @@ let package = Package(
         // The captions' XMP packets (SPEC §10): a real XML parser, with entity declarations refused.
         .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat",
                        providers: [.apt(["libexpat1-dev"])]),
+        // The still formats beside JPEG (SPEC §11): HEIF/HEIC and AVIF through libheif (libde265,
+        // dav1d), WebP through libwebp (and its demuxer: animations' first frame, metadata chunks),
+        // PNG through libspng; colour profiles converted to sRGB with Little CMS 2.
+        .systemLibrary(name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
+                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CSpng", path: "Sources/CSpng", pkgConfig: "spng",
+                       providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CLcms2", path: "Sources/CLcms2", pkgConfig: "lcms2",
+                       providers: [.apt(["liblcms2-dev"])]),
         // Only the benchmark links pixman, to compare the blitter with it.
         .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
                        providers: [.apt(["libpixman-1-dev"])]),
@@ -84,8 +95,10 @@ let package = Package(
         // Linux and C glue.
         .target(name: "ConfigFile", dependencies: ["Config", "Linux", "Quoting", "CTOMLShim"]),
         .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
+        // Colour management: a photo's ICC profile or CICP description converted to sRGB (lcms2).
+        .target(name: "Colour", dependencies: ["Blitter", "CLcms2"]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "Linux", "Config",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Linux", "Config",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -1,4 +1,5 @@
 import Blitter
+import Colour
 
 /// A decoded photo, upright and resampled to the size that was asked for.
 public struct DecodedImage: Sendable {
@@ -11,4 +12,7 @@ public struct DecodedImage: Sendable {
     /// Set when the decoder warned (truncated or corrupt data): the image is shown, partly grey
     /// as djpeg shows it, and the warning is logged once.
     public let warning: String?
+    /// The colour space the file describes, when it describes one (nil: sRGB). The bitmap's pixels
+    /// are still in that space; `PhotoDecoder` converts them to sRGB.
+    public var colour: ColourDescription? = nil
 }
