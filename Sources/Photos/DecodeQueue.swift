@@ -28,6 +28,13 @@ public final class DecodeQueue: @unchecked Sendable {
 
     private let state: State
 
+    /// From this size up, a decoder's whole-image buffer (`ImageKey.decoderBytes`: a 48 MP HEIC's
+    /// planes, a large progressive JPEG's coefficients) is held by one decode at a time: a kiosk
+    /// whose workers would otherwise each hold a full-size 48 MP image at once (hundreds of MB
+    /// apiece) holds one, and the other workers go on with what is small (thumbnails from disk,
+    /// baseline JPEGs). 32 MB is an 8 MP picture at 4 bytes a pixel.
+    public static let wholeImageBytes = 32 << 20
+
     /// The queue for real photos: each worker owns a `PhotoDecoder` (the format chosen by each
     /// file's content). With `captions`, a screen image's decode also reads the photo's caption,
     /// from the same bytes, the first time.
@@ -117,6 +124,8 @@ extension DecodeQueue {
         /// Most urgent first, no duplicates.
         private var pending: [ImageKey] = []
         private var inFlight: Set<ImageKey> = []
+        /// True while a decode that holds a large whole image runs (`ImageKey.holdsLargeWholeImage`).
+        private var largeWholeImageInFlight = false
         private var failures: [String: PhotoError] = [:]
         private var warned: Set<String> = []
         private var warnedGrowth = false
@@ -228,6 +237,8 @@ extension DecodeQueue {
             while !stopping {
                 var refusedBytes = Int.max  // a less urgent key needing as much cannot fit either
                 for (index, key) in pending.enumerated() {
+                    // The whole-image slot is taken: a later, smaller key may start meanwhile.
+                    if key.holdsLargeWholeImage && largeWholeImageInFlight { continue }
                     let bytes = Self.workingBytes(for: key)
                     guard bytes < refusedBytes else { continue }
                     let reservation: ImageCache.Reservation
@@ -250,6 +261,7 @@ extension DecodeQueue {
                     }
                     pending.remove(at: index)
                     inFlight.insert(key)
+                    if key.holdsLargeWholeImage { largeWholeImageInFlight = true }
                     return (key, reservation, warning)
                 }
                 if inFlight.isEmpty, !pending.isEmpty {
@@ -326,7 +338,8 @@ extension DecodeQueue {
                 if isLast { ProcessHeap.returnFreePages() }
                 let ranDry = locked { () -> Bool in
                     inFlight.remove(key)
-                    condition.broadcast()  // the room it held may let a waiting worker start
+                    if key.holdsLargeWholeImage { largeWholeImageInFlight = false }
+                    condition.broadcast()  // the room (or the whole-image slot) it held may let a waiting worker start
                     return pending.isEmpty && inFlight.isEmpty
                 }
                 if let logLine { logger.warning("\(logLine)") }

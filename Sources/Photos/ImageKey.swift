@@ -14,18 +14,28 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     /// What the decode holds besides its output buffers (the file, the decoder's whole-image
     /// buffer), counted against the cache while it runs. Not part of the key's identity.
     public let sourceBytes: Int
+    /// The part of `sourceBytes` that is the decoder's own whole-image buffer (a progressive JPEG's
+    /// coefficients, the full picture of a format that cannot scale while decoding). Not part of
+    /// the key's identity.
+    public let decoderBytes: Int
 
-    public init(path: String, size: ImageSize, kind: Kind = .screen, sourceBytes: Int = 0) {
+    public init(path: String, size: ImageSize, kind: Kind = .screen, sourceBytes: Int = 0, decoderBytes: Int = 0) {
         self.path = path
         self.size = size
         self.kind = kind
         self.sourceBytes = sourceBytes
+        self.decoderBytes = decoderBytes
     }
 
     /// `photo` decoded at `size`.
     public init(photo: PhotoInfo, size: ImageSize, kind: Kind) {
-        self.init(path: photo.path, size: size, kind: kind, sourceBytes: photo.decodeSourceBytes)
+        self.init(path: photo.path, size: size, kind: kind, sourceBytes: photo.decodeSourceBytes,
+                  decoderBytes: photo.decoderBytes)
     }
+
+    /// True when the decode holds a whole image of `DecodeQueue.wholeImageBytes` or more besides
+    /// its output: such decodes run one at a time, whatever the number of workers.
+    public var holdsLargeWholeImage: Bool { decoderBytes >= DecodeQueue.wholeImageBytes }
 
     public static func == (lhs: ImageKey, rhs: ImageKey) -> Bool {
         lhs.path == rhs.path && lhs.size == rhs.size && lhs.kind == rhs.kind

@@ -250,4 +250,41 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
         #expect(warnings.contains { $0.contains("bad_truncated_50pct") && $0.contains("Premature end") })
         #expect(warnings.contains { $0.contains("bad_bomb") })
     }
+
+    /// A 48 MP HEIC's decode holds the whole picture (hundreds of MB): however many workers there
+    /// are, one such decode runs at a time, while the others go on with small work.
+    @Test func decodesThatHoldALargeWholeImageRunOneAtATime() {
+        let large = DecodeQueue.wholeImageBytes
+        let wholeImages = (1...3).map {
+            ImageKey(path: "large-\($0).heic", size: ImageSize(width: 10, height: 10), sourceBytes: large, decoderBytes: large)
+        }
+        let small = ImageKey(path: "small.jpg", size: ImageSize(width: 10, height: 10))
+        let lock = NSLock()
+        nonisolated(unsafe) var running = 0, mostAtOnce = 0
+        nonisolated(unsafe) var smallRanBesideALargeOne = false
+        let smallDone = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let queue = DecodeQueue(cache: ImageCache(byteLimit: 1 << 30), workers: 4, logger: LogRecorder().logger, makeDecoder: {
+            { key in
+                if key.holdsLargeWholeImage {
+                    lock.withLock { running += 1; mostAtOnce = max(mostAtOnce, running) }
+                    // The first large decode waits for the small one: it can only come while this
+                    // one holds the whole-image slot.
+                    if key == wholeImages[0] { smallRanBesideALargeOne = smallDone.wait(timeout: .now() + 30) == .success }
+                    Thread.sleep(forTimeInterval: 0.02)
+                    lock.withLock { running -= 1 }
+                } else {
+                    smallDone.signal()
+                }
+                return (Bitmap(width: key.size.width, height: key.size.height), nil)
+            }
+        }, completion: { _, _ in done.signal() })
+        defer { queue.stop() }
+
+        queue.want(wholeImages + [small])
+        for _ in 0..<4 { #expect(done.wait(timeout: .now() + 60) == .success) }
+        #expect(lock.withLock { mostAtOnce } == 1)
+        #expect(smallRanBesideALargeOne)
+        #expect((wholeImages + [small]).allSatisfy { queue.failure(for: $0.path) == nil })
+    }
 }
