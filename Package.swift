@@ -164,7 +164,7 @@ let package = Package(
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
             "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux", "Text",
-            "RemoteControl", "RemoteHTTP", "RunLoopRules",
+            "RemoteControl", "RemoteHTTP", "RunLoopRules", "PNG",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

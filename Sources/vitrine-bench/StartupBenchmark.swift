@@ -5,6 +5,7 @@ import Geometry
 import Linux
 import Logging
 import Photos
+import PNG
 import Scene
 import Touch
 import Rendering
@@ -36,11 +37,20 @@ public enum StartupBenchmark {
         var screen = Size(width: 1920, height: 1080)
         var columns = 10
         var warmRuns = 3
+        /// The library's format: the JPEG converted by the format's own encoder (SPEC §11).
+        var format = "jpeg"
 
         init(arguments: [String]) throws {
             var rest = arguments[...]
             if rest.first == "startup" { rest.removeFirst() }
             while let option = rest.popFirst() {
+                if option == "--format", let value = rest.popFirst() {
+                    guard FormatBenchmark.formats.contains(where: { $0.fileExtension == value || $0.name.lowercased() == value }) else {
+                        throw BenchmarkError("--format takes one of \(FormatBenchmark.formats.map(\.fileExtension).joined(separator: ", "))")
+                    }
+                    format = value == "jpeg" ? "jpg" : value
+                    continue
+                }
                 guard let value = rest.popFirst(), let number = Int(value), number > 0 else {
                     throw BenchmarkError("\(option) needs a positive whole number")
                 }
@@ -52,7 +62,7 @@ public enum StartupBenchmark {
                 case "--warm-runs": warmRuns = number
                 default:
                     throw BenchmarkError("unknown option \(option); usage: vitrine-bench startup [--photos N] "
-                                         + "[--gestures N] [--paged N] [--columns N] [--warm-runs N]")
+                                         + "[--gestures N] [--paged N] [--columns N] [--warm-runs N] [--format jpg|heic|avif|webp|png]")
                 }
             }
         }
@@ -82,9 +92,9 @@ public enum StartupBenchmark {
         print("vitrine-bench startup: \(options.photoCount) photos of 12 MP, screen "
               + "\(Int(options.screen.width))x\(Int(options.screen.height)), grid.columns \(options.columns), "
               + "cache.megabytes \(settings.cache.megabytes)")
-        let made = try makeLibrary(in: photoFolder, count: options.photoCount)
-        print(String(format: "library: one 4000x3000 JPEG of %.1f MB (made in %.2f s), hard-linked %d times",
-                     Double(made.bytes) / 1e6, made.seconds, options.photoCount))
+        let made = try makeLibrary(in: photoFolder, count: options.photoCount, format: options.format)
+        print(String(format: "library: one 4000x3000 %@ of %.1f MB (made in %.2f s), hard-linked %d times",
+                     options.format.uppercased(), Double(made.bytes) / 1e6, made.seconds, options.photoCount))
         print("resident memory before the first start: \(megabytes(ProcessHeap.residentBytes()))")
         print("")
 
@@ -134,8 +144,9 @@ public enum StartupBenchmark {
 
     // MARK: - The library
 
-    /// One 12 MP JPEG, hard-linked `count` times as IMG_0001.jpg ... in `folder`.
-    static func makeLibrary(in folder: String, count: Int) throws -> (bytes: Int, seconds: Double) {
+    /// One 12 MP photo, hard-linked `count` times as IMG_0001.jpg ... in `folder`: a JPEG, or that
+    /// JPEG in `format` (its extension) made by the format's own encoder.
+    static func makeLibrary(in folder: String, count: Int, format: String = "jpg") throws -> (bytes: Int, seconds: Double) {
         let start = now()
         let width = 4000, height = 3000
         var pixels = [UInt32](repeating: 0, count: width * height)
@@ -155,13 +166,26 @@ public enum StartupBenchmark {
         }
         let jpeg = try JPEGEncoder().encode(Bitmap(width: width, height: height, stride: width, pixels: pixels),
                                             quality: 92, subsampling: .s420)
-        let original = (folder as NSString).appendingPathComponent(".original.jpg")  // hidden: not a photo
+        var original = (folder as NSString).appendingPathComponent(".original.jpg")  // hidden: not a photo
         try AtomicFile.write(jpeg, to: original)
+        if format != "jpg" {
+            let converted = (folder as NSString).appendingPathComponent(".original.\(format)")
+            if format == "png" {
+                try PNGEncoder.write(Bitmap(width: width, height: height, stride: width, pixels: pixels), to: converted)
+            } else if let encode = FormatBenchmark.formats.first(where: { $0.fileExtension == format })?.encode {
+                guard FormatBenchmark.runTool(encode(original, converted)) != nil else {
+                    throw BenchmarkError("\(encode(original, converted).joined(separator: " ")) failed (scripts/install-deps installs it)")
+                }
+            }
+            try systemCall("unlink", path: original) { unlink(original) }
+            original = converted
+        }
+        let bytes = try FileStatus(path: original).size
         for i in 1...count {
-            let name = (folder as NSString).appendingPathComponent(String(format: "IMG_%04d.jpg", i))
+            let name = (folder as NSString).appendingPathComponent(String(format: "IMG_%04d.\(format)", i))
             try systemCall("link", path: name) { link(original, name) }
         }
-        return (jpeg.count, now() - start)
+        return (bytes, now() - start)
     }
 
     private static func clamp(_ value: Int) -> UInt8 { UInt8(max(0, min(255, value))) }
