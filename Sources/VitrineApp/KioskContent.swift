@@ -17,6 +17,8 @@ final class KioskContent {
         case newSettings
         /// The file is broken (logged): the old settings stay.
         case broken
+        /// Only the photo folder was read again (it changed; no SIGHUP).
+        case photosOnly
     }
 
     private(set) var settings: Settings
@@ -65,10 +67,10 @@ final class KioskContent {
 
     // MARK: - Reload
 
-    /// What a reload read: the config file and its drop-ins (or why they are refused), and the
-    /// photo folder as the settings that will be in use name it.
+    /// What a reload read: the config file and its drop-ins (or why they are refused; nil when
+    /// only the folder was read), and the photo folder as the settings that will be in use name it.
     struct Reading: Sendable {
-        var settings: Result<LoadedSettings, AppError>
+        var settings: Result<LoadedSettings, AppError>?
         var library: PhotoLibrary?
     }
 
@@ -84,10 +86,23 @@ final class KioskContent {
     /// the loop then calls `finishReload`. A SIGHUP while one is under way reads again once it is done (the
     /// file may have changed after it was read), however many came: a storm costs two readings.
     func beginReload(excluding writing: Set<String> = []) {
-        guard !handoff.start(excluding: writing) else { return }
+        beginReading(excluding: writing, settingsToo: true)
+    }
+
+    /// The photo folder changed: it is read again off the loop like a reload's (every photo's
+    /// headers: a HEIC's go through libheif), and `finishReload` gives `.photosOnly`. A change
+    /// while a reading is under way makes one more reading, as SIGHUPs do.
+    func beginRescan(excluding writing: Set<String> = []) {
+        beginReading(excluding: writing, settingsToo: false)
+    }
+
+    private func beginReading(excluding writing: Set<String>, settingsToo: Bool) {
+        guard !handoff.start(excluding: writing, settingsToo: settingsToo) else { return }
         let (configPath, photos, logger, handoff) = (configPath, settings.photos, logger, handoff)
         background {
-            handoff.finish(Self.read(configPath: configPath, photos: photos, excluding: writing, logger: logger))
+            handoff.finish(settingsToo
+                ? Self.read(configPath: configPath, photos: photos, excluding: writing, logger: logger)
+                : Reading(settings: nil, library: Self.library(photos, excluding: writing, logger: logger)))
         }
     }
 
@@ -96,7 +111,7 @@ final class KioskContent {
     func finishReload() -> Reload? {
         guard let (reading, again) = handoff.take() else { return nil }
         let result = apply(reading)
-        if let again { beginReload(excluding: again) }
+        if let again { beginReading(excluding: again.writing, settingsToo: again.settingsToo) }
         return result
     }
 
@@ -129,7 +144,7 @@ final class KioskContent {
 
     /// A reading made the content's, on the loop.
     private func apply(_ reading: Reading) -> Reload {
-        let result = adopt(reading.settings)
+        let result = reading.settings.map(adopt) ?? .photosOnly
         adopt(reading.library)
         return result
     }
@@ -172,8 +187,9 @@ final class ReloadHandoff: @unchecked Sendable {
     private let lock = NSLock()
     private let wake: @Sendable () -> Void
     private var running = false
-    /// The names being written at the latest SIGHUP that came while a reading was under way.
-    private var again: Set<String>?
+    /// The names being written at the latest SIGHUP or folder change that came while a reading
+    /// was under way, and whether any of them was a SIGHUP (the next reading reads the settings).
+    private var again: (writing: Set<String>, settingsToo: Bool)?
     private var finished: KioskContent.Reading?
     private var closed = false
 
@@ -182,10 +198,10 @@ final class ReloadHandoff: @unchecked Sendable {
     }
 
     /// True when a reading is under way already (it will be followed by another).
-    func start(excluding writing: Set<String>) -> Bool {
+    func start(excluding writing: Set<String>, settingsToo: Bool = true) -> Bool {
         lock.withLock {
             if running || closed {
-                again = writing
+                again = (writing, settingsToo || again?.settingsToo == true)
                 return true
             }
             running = true
@@ -201,7 +217,7 @@ final class ReloadHandoff: @unchecked Sendable {
         if wakeUp { wake() }
     }
 
-    func take() -> (KioskContent.Reading, again: Set<String>?)? {
+    func take() -> (KioskContent.Reading, again: (writing: Set<String>, settingsToo: Bool)?)? {
         lock.withLock {
             guard let reading = finished else { return nil }
             finished = nil

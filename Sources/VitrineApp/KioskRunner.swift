@@ -72,8 +72,8 @@ final class KioskRunner {
         content.scan()
         if content.settings.photos.watch {
             folder = PhotoFolderWatch(directory: content.settings.photos.directory, loop: files.loop, logger: logger) { [unowned self] in
-                self.content.scan(excluding: $0)
-                self.showPhotos(because: "photo folder changed")
+                // Read off the loop (`reloaded` shows it): headers of a large library take seconds.
+                self.content.beginRescan(excluding: $0)
             }
         }
         displayChanged { try display.open() }
@@ -164,6 +164,7 @@ final class KioskRunner {
     /// photo are not kept); the same ones keep the screen.
     private func reloaded() {
         guard let result = content.finishReload() else { return }
+        if result == .photosOnly { return showPhotos(because: "photo folder changed") }
         if !content.isReloading { status.reloaded() }
         guard result == .newSettings else {
             return showPhotos(because: "SIGHUP")

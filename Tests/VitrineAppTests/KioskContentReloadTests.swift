@@ -111,4 +111,38 @@ import Testing
         #expect(content.finishReload() == .newSettings)
         #expect(content.settings.scene.grid.columns == 3)
     }
+
+    /// A changed photo folder is read off the loop too: the loop's call only starts the reading,
+    /// which reads the folder and not the config file; a SIGHUP meanwhile is not lost, the next
+    /// reading reads the settings.
+    @Test func aFolderRescanReadsOffTheLoopAndLeavesTheSettings() throws {
+        let folder = try TemporaryDirectory("rescan")
+        defer { folder.remove() }
+        let photos = folder.file("photos")
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let main = folder.file("vitrine.toml")
+        try "[photos]\ndirectory = \"\(photos)\"\n[grid]\ncolumns = 4\n".write(toFile: main, atomically: false, encoding: .utf8)
+        let logger = Logger(label: "test")
+        nonisolated(unsafe) var readings: [@Sendable () -> Void] = []
+        let content = KioskContent(settings: try SettingsFile.load(path: main, mustExist: true), configPath: main,
+                                   logger: logger, status: ServiceStatus(notifier: nil, logger: logger, now: 0),
+                                   onDecoded: {}, background: { readings.append($0) })
+        content.scan()
+        #expect(content.items.isEmpty)
+
+        try FileManager.default.copyItem(atPath: TestJPEGs.path("orientation/Landscape_1.jpg"), toPath: photos + "/a.jpg")
+        try "[photos]\ndirectory = \"\(photos)\"\n[grid]\ncolumns = 2\n".write(toFile: main, atomically: false, encoding: .utf8)
+        content.beginRescan()
+        #expect(readings.count == 1)
+        #expect(content.items.isEmpty)  // nothing read on the loop's call
+        content.beginReload()  // a SIGHUP while the rescan runs
+        readings[0]()
+        #expect(content.finishReload() == .photosOnly)
+        #expect(content.items.count == 1)
+        #expect(content.settings.scene.grid.columns == 4)  // a rescan does not read the config file
+        #expect(readings.count == 2)
+        readings[1]()
+        #expect(content.finishReload() == .newSettings)
+        #expect(content.settings.scene.grid.columns == 2)
+    }
 }
