@@ -163,7 +163,7 @@ let package = Package(
 
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
-            "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux", "Text",
+            "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux", "Text", "Colour",
             "RemoteControl", "RemoteHTTP", "RunLoopRules", "PNG",
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -203,6 +203,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
+        .testTarget(name: "ColourTests", dependencies: ["Colour", "Blitter", "CLcms2"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),

@@ -23,7 +23,9 @@ import Logging
 /// on disk; a miss decodes the original and saves the result for the next start.
 public final class DecodeQueue: @unchecked Sendable {
     /// Decodes one request; each worker thread makes its own (TurboJPEG handles are per thread).
-    public typealias DecodeFunction = (ImageKey) throws -> (bitmap: Bitmap, warning: String?)
+    /// `warning` says the picture is damaged (shown as far as it decoded); `notice` is logged once
+    /// per file without calling it damaged (its colours shown unconverted).
+    public typealias DecodeFunction = (ImageKey) throws -> (bitmap: Bitmap, warning: String?, notice: String?)
     public typealias Completion = @Sendable (ImageKey, Result<MipChain, PhotoError>) -> Void
 
     private let state: State
@@ -55,7 +57,8 @@ public final class DecodeQueue: @unchecked Sendable {
                 let wantsCaption = key.kind == .screen && captions.map { !$0.knows(key.path) } == true
                 let (image, metadata) = try decoder.decode(path: key.path, to: key.size, metadata: wantsCaption)
                 if let captions, let metadata { captions.read(path: key.path, metadata: metadata) }
-                return (image.bitmap, image.warning)
+                let notice = image.colourWarning.map { "its colours are shown unconverted: \($0)" }
+                return (image.bitmap, image.warning, notice)
             }
         }
     }
@@ -128,6 +131,7 @@ extension DecodeQueue {
         private var largeWholeImageInFlight = false
         private var failures: [String: PhotoError] = [:]
         private var warned: Set<String> = []
+        private var noticed: Set<String> = []
         private var warnedGrowth = false
         private var stopping = false
         private let running = DispatchGroup()
@@ -185,6 +189,7 @@ extension DecodeQueue {
             locked {
                 failures[path] = nil
                 warned.remove(path)
+                noticed.remove(path)
             }
             cache.removeAll(path: path)
         }
@@ -279,11 +284,11 @@ extension DecodeQueue {
 
         /// A thumbnail from the disk cache if it has a sound one; else the original decoded, and the
         /// thumbnail saved when the decode was clean and the file did not change meanwhile.
-        private func decodeThroughDisk(_ key: ImageKey, _ decode: DecodeFunction) throws -> (bitmap: Bitmap, warning: String?) {
+        private func decodeThroughDisk(_ key: ImageKey, _ decode: DecodeFunction) throws -> (bitmap: Bitmap, warning: String?, notice: String?) {
             guard key.kind == .thumbnail, let diskCache, let source = ThumbnailDiskCache.Source(path: key.path) else {
                 return try decode(key)
             }
-            if let bitmap = diskCache.image(for: source, size: key.size) { return (bitmap, nil) }
+            if let bitmap = diskCache.image(for: source, size: key.size) { return (bitmap, nil, nil) }
             let result = try decode(key)
             if result.warning == nil, result.bitmap.width == key.size.width, result.bitmap.height == key.size.height,
                ThumbnailDiskCache.Source(path: key.path) == source {
@@ -301,17 +306,17 @@ extension DecodeQueue {
         private func work(_ decode: DecodeFunction) {
             while let (key, reservation, warning) = next() {
                 if let warning { logger.warning("\(warning)") }
-                let result: Result<(entry: MipChain, warning: String?), PhotoError>
+                let result: Result<(entry: MipChain, warning: String?, notice: String?), PhotoError>
                 do {
                     let image = try decodeThroughDisk(key, decode)
-                    result = .success((Self.entry(image.bitmap, for: key), image.warning))
+                    result = .success((Self.entry(image.bitmap, for: key), image.warning, image.notice))
                 } catch let error as PhotoError {
                     result = .failure(error)
                 } catch {
                     result = .failure(PhotoError(path: key.path, reason: .corrupt(format: "image", "\(error)")))
                 }
 
-                var logLine: String?
+                var logLine: String?, noticeLine: String?
                 let outcome: Result<MipChain, PhotoError>
                 switch result {
                 case let .success(image):
@@ -320,6 +325,9 @@ extension DecodeQueue {
                     locked {
                         if let warning = image.warning, warned.insert(key.path).inserted {
                             logLine = "Photo \(LogLine.escaped(key.path)) is damaged, showing what could be decoded: \(warning)"
+                        }
+                        if let notice = image.notice, noticed.insert(key.path).inserted {
+                            noticeLine = "Photo \(LogLine.escaped(key.path)): \(notice)"
                         }
                     }
                 case let .failure(error):
@@ -343,6 +351,7 @@ extension DecodeQueue {
                     return pending.isEmpty && inFlight.isEmpty
                 }
                 if let logLine { logger.warning("\(logLine)") }
+                if let noticeLine { logger.warning("\(noticeLine)") }
                 completion(key, outcome)
                 if ranDry && !isLast { ProcessHeap.returnFreePages() }  // two decodes ended together
             }

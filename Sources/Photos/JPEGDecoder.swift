@@ -194,7 +194,8 @@ public final class JPEGDecoder {
 
     /// `route` forces a decoder (tests compare the two).
     func decode(bytes: [UInt8], path: String, to requested: ImageSize, route: JPEGHeader.Route?) throws -> DecodedImage {
-        var header = try readHeader(bytes: bytes, path: path)
+        let layout = JPEGLayout(parsing: bytes[...])
+        var header = try header(of: bytes, layout: layout, fileSize: bytes.count, path: path)
         if let route { header.route = route }
         let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
         // Targets come bounded from `ImageSize.decodeTarget`; whatever a caller asks, no buffer
@@ -213,7 +214,28 @@ public final class JPEGDecoder {
             decoded = decoded.resized(width: storedTarget.width, height: storedTarget.height)
         }
         let bitmap = header.orientation.apply(to: decoded)
-        return DecodedImage(bitmap: bitmap, header: header.imageHeader, scale: factor, decodedSize: decodedSize, warning: warning)
+        var image = DecodedImage(bitmap: bitmap, header: header.imageHeader, scale: factor, decodedSize: decodedSize, warning: warning)
+        Self.describeColour(of: &image, layout: layout, bytes: bytes, colorSpace: header.colorSpace)
+        return image
+    }
+
+    /// The ICC profile a whole JPEG file embeds (its APP2 chunks joined), if it has a sound one.
+    public static func iccProfile(in bytes: [UInt8]) -> [UInt8]? {
+        guard case let .success(profile)? = JPEGLayout(parsing: bytes[...]).iccProfile(in: bytes[...]) else { return nil }
+        return profile
+    }
+
+    /// The image's colour description from its ICC profile (APP2 chunks joined), or the warning
+    /// when the chunks do not make one. Only for colour (YCbCr, RGB) JPEGs: a CMYK one's pixels
+    /// were turned into RGB without its profile already, and a grey one's profile would need
+    /// its one channel; both are shown as before.
+    static func describeColour(of image: inout DecodedImage, layout: JPEGLayout, bytes: [UInt8],
+                               colorSpace: JPEGHeader.ColorSpace) {
+        guard colorSpace == .color, let profile = layout.iccProfile(in: bytes[...]) else { return }
+        switch profile {
+        case let .success(profile): image.colour = .icc(profile)
+        case let .failure(problem): image.colourWarning = "\(problem)"
+        }
     }
 
     private func decodeWithTurboJPEG(_ bytes: [UInt8], header: JPEGHeader, factor: ScalingFactor,

@@ -37,7 +37,21 @@ struct JPEGLayout: Equatable {
         var payload: Range<Int>
     }
 
+    /// An APP2 "ICC_PROFILE" segment: one chunk of the embedded ICC profile (ICC.1, annex B.4).
+    struct ICCChunk: Equatable {
+        /// 1-based position among `count` chunks, as the file says (unchecked).
+        var sequence: UInt8
+        var count: UInt8
+        /// The chunk's profile bytes (after the 14-byte header).
+        var data: Range<Int>
+    }
+
     var frame: Frame?
+    /// The ICC profile's chunks before the first scan, in file order; at most `maxICCChunks` (a
+    /// profile has at most 255), the rest counted in `skippedICCChunks`.
+    var iccChunks: [ICCChunk] = []
+    static let maxICCChunks = 255
+    var skippedICCChunks = 0
     /// The APP1 and APP13 segments before the first scan (offsets from the start of the bytes):
     /// where captions are read from. At most `maxMetadataSegments`, a bound on the memory a file of
     /// nothing but empty segments takes (24 bytes each, 4 bytes of file); far more than any writer
@@ -116,6 +130,15 @@ struct JPEGLayout: Equatable {
                     skippedMetadataSegments += 1
                 }
             }
+            if marker == 0xE2, payload.starts(with: Self.iccSignature), payload.count >= Self.iccSignature.count + 2 {
+                if iccChunks.count < Self.maxICCChunks {
+                    let p = payload.startIndex + Self.iccSignature.count
+                    iccChunks.append(ICCChunk(sequence: payload[p], count: payload[p + 1],
+                                              data: (p + 2 - base)..<(segmentEnd - base)))
+                } else {
+                    skippedICCChunks += 1
+                }
+            }
             if marker == 0xE1, exifOrientation == nil {
                 exifOrientation = EXIF.orientationValue(app1Payload: payload)
             } else if Self.isStartOfFrame(marker), frame == nil, payload.count >= 6 {
@@ -150,6 +173,62 @@ struct JPEGLayout: Equatable {
         let mcuColumns = (frame.width + 8 * maxH - 1) / (8 * maxH)
         let mcuRows = (frame.height + 8 * maxV - 1) / (8 * maxV)
         return factors.reduce(0) { $0 + mcuColumns * $1.h * mcuRows * $1.v * 64 * 2 }
+    }
+
+    /// "ICC_PROFILE" and its NUL: the start of an APP2 segment holding a chunk of an ICC profile.
+    static let iccSignature: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+    /// The largest ICC profile a JPEG may embed here; real ones are a few kilobytes (Display P3:
+    /// 536 bytes, sRGB2014: 3 KB), the largest LUT profiles about a megabyte.
+    static let maxICCProfileBytes = 4 << 20
+
+    /// Why a JPEG's ICC chunks do not make a profile.
+    enum ICCProblem: Error, Equatable, CustomStringConvertible {
+        case inconsistentCount
+        case badSequence(UInt8, count: UInt8)
+        case duplicate(UInt8)
+        case missing([UInt8], count: UInt8)
+        case tooManyChunks
+        case tooLarge(bytes: Int)
+
+        var description: String {
+            switch self {
+            case .inconsistentCount: "its ICC profile's APP2 chunks disagree on how many there are"
+            case let .badSequence(sequence, count): "its ICC profile has a chunk numbered \(sequence) of \(count)"
+            case let .duplicate(sequence): "its ICC profile's chunk \(sequence) appears twice"
+            case let .missing(sequences, count):
+                "its ICC profile lacks chunk\(sequences.count == 1 ? "" : "s") "
+                    + sequences.prefix(8).map(String.init).joined(separator: ", ") + (sequences.count > 8 ? "..." : "") + " of \(count)"
+            case .tooManyChunks: "its ICC profile has more than \(JPEGLayout.maxICCChunks) APP2 chunks"
+            case let .tooLarge(bytes): "its ICC profile is over \(JPEGLayout.maxICCProfileBytes >> 20) MB (\(bytes) bytes)"
+            }
+        }
+    }
+
+    /// The embedded ICC profile, its chunks joined in sequence order from `bytes` (the bytes this
+    /// layout was parsed from); nil when there is none. Chunks missing, repeated or numbered past
+    /// their count, or a profile over `maxICCProfileBytes`, give the problem instead: the photo is
+    /// then shown unconverted, with a warning.
+    func iccProfile(in bytes: ArraySlice<UInt8>) -> Result<[UInt8], ICCProblem>? {
+        guard let first = iccChunks.first else { return nil }
+        guard skippedICCChunks == 0 else { return .failure(.tooManyChunks) }
+        let count = first.count
+        var bySequence = [Range<Int>?](repeating: nil, count: Int(count))
+        var total = 0
+        for chunk in iccChunks {
+            guard chunk.count == count else { return .failure(.inconsistentCount) }
+            guard chunk.sequence >= 1, chunk.sequence <= count else { return .failure(.badSequence(chunk.sequence, count: count)) }
+            guard bySequence[Int(chunk.sequence) - 1] == nil else { return .failure(.duplicate(chunk.sequence)) }
+            bySequence[Int(chunk.sequence) - 1] = chunk.data
+            total += chunk.data.count
+        }
+        let missing = bySequence.indices.filter { bySequence[$0] == nil }.map { UInt8($0 + 1) }
+        guard missing.isEmpty else { return .failure(.missing(missing, count: count)) }
+        guard total <= Self.maxICCProfileBytes else { return .failure(.tooLarge(bytes: total)) }
+        var profile = [UInt8]()
+        profile.reserveCapacity(total)
+        let base = bytes.startIndex
+        for case let range? in bySequence { profile += bytes[(base + range.lowerBound)..<(base + range.upperBound)] }
+        return .success(profile)
     }
 
     /// SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC).

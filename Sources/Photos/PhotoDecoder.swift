@@ -1,7 +1,12 @@
+import Colour
+
 /// Photos' one door to decoding: opens a photo's file once, picks the decoder by the file's first
 /// bytes (never by its name), and gives the header (for the library scan), or the image at a target
 /// size with, when asked, the metadata captions need, read from the same bytes. One per thread:
-/// each decode worker owns one, with a decoder for every format.
+/// each decode worker owns one, with a decoder for every format and a colour converter.
+///
+/// Every decoded image is converted to sRGB here, from the colour description its decoder found
+/// (SPEC §11), after the decoder resampled it: a 12 MP photo costs a conversion at screen size.
 ///
 /// A new format is one type conforming to `ImageDecoder`, listed in `formats`.
 public final class PhotoDecoder {
@@ -16,11 +21,16 @@ public final class PhotoDecoder {
 
     public let options: DecodeOptions
     private let decoders: [any ImageDecoder]
+    private let colour: ColourConverter
 
     public init(options: DecodeOptions = DecodeOptions()) throws {
         self.options = options
         decoders = try Self.formats.map { try $0.init(options: options) }
+        colour = try ColourConverter()
     }
+
+    /// What the colour converter did (tests, the benchmark).
+    public var colourStatistics: ColourConverter.Statistics { colour.statistics }
 
     /// The file names a library scan looks at: every format's extensions, any case.
     public static func isCandidateName(_ name: String) -> Bool {
@@ -50,8 +60,20 @@ public final class PhotoDecoder {
         defer { file.close() }
         let (decoder, _) = try readHeader(file)
         let bytes = try file.readAll()
-        let image = try decoder.decode(bytes, path: path, to: target)
+        var image = try decoder.decode(bytes, path: path, to: target)
+        convertToSRGB(&image)
         return (image, metadata ? type(of: decoder).metadata(in: bytes) : nil)
+    }
+
+    /// The image's pixels in sRGB, from the colour description its decoder found; one that cannot
+    /// be used leaves them as they are, with the reason in `colourWarning`.
+    func convertToSRGB(_ image: inout DecodedImage) {
+        guard image.colourWarning == nil else { return }
+        do {
+            try colour.convertToSRGB(&image.bitmap, from: image.colour)
+        } catch {
+            image.colourWarning = "its colour description cannot be used: \(error)"
+        }
     }
 
     /// The caption blocks of the photo at `path` alone (a caption read without a decode): the file

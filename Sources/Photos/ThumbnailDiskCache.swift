@@ -18,7 +18,8 @@ import Logging
 /// Thread-safe: the decode workers read and write concurrently.
 public final class ThumbnailDiskCache: @unchecked Sendable {
     /// Part of every key: bump it when the file format or the thumbnail resampling changes.
-    public static let formatVersion = 1
+    /// 2: photos with a colour profile are converted to sRGB (SPEC §11).
+    public static let formatVersion = 2
     public static let defaultByteLimit = 256 * 1024 * 1024
 
     /// The directory holding the thumbnail files.

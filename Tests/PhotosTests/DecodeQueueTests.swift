@@ -17,14 +17,14 @@ private final class FakeDecoder: @unchecked Sendable {
 
     var decoded: [ImageKey] { lock.withLock { calls } }
 
-    func decode(_ key: ImageKey) throws -> (bitmap: Bitmap, warning: String?) {
+    func decode(_ key: ImageKey) throws -> (bitmap: Bitmap, warning: String?, notice: String?) {
         lock.withLock { calls.append(key) }
         if key == holdKey {
             started.signal()
             gate.wait()
         }
         if key.path == failingPath { throw PhotoError(path: key.path, reason: .noImageData) }
-        return (Bitmap(width: key.size.width, height: key.size.height), nil)
+        return (Bitmap(width: key.size.width, height: key.size.height), nil, nil)
     }
 
     func makeQueue(cache: ImageCache, log: LogRecorder = LogRecorder()) -> DecodeQueue {
@@ -276,7 +276,7 @@ private func key(_ name: String, _ side: Int = 10) -> ImageKey {
                 } else {
                     smallDone.signal()
                 }
-                return (Bitmap(width: key.size.width, height: key.size.height), nil)
+                return (Bitmap(width: key.size.width, height: key.size.height), nil, nil)
             }
         }, completion: { _, _ in done.signal() })
         defer { queue.stop() }

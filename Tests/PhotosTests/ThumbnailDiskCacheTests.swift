@@ -14,9 +14,9 @@ private final class CountingDecoder: @unchecked Sendable {
 
     var decoded: [ImageKey] { lock.withLock { calls } }
 
-    func decode(_ key: ImageKey) -> (bitmap: Bitmap, warning: String?) {
+    func decode(_ key: ImageKey) -> (bitmap: Bitmap, warning: String?, notice: String?) {
         lock.withLock { calls.append(key) }
-        return (Self.picture(for: key), nil)
+        return (Self.picture(for: key), nil, nil)
     }
 
     /// Smooth gradients (JPEG keeps them well), different for every file.
