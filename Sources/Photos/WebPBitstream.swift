@@ -31,21 +31,18 @@ enum WebPBitstream {
                                  hasAlpha: features.has_alpha != 0, isAnimated: features.has_animation != 0, kind: kind))
     }
 
-    /// How the decode may cut corners; measured on thumbnails before any is used.
-    struct Options: Equatable {
-        /// libwebp's second thread for the lossy in-loop filter.
-        var useThreads = false
-        var bypassFiltering = false
-        var noFancyUpsampling = false
-    }
-
     /// Decodes `data` into a rectangle of a 32-bit pixel buffer the caller owns (libwebp's
     /// "external memory"): `size` pixels from byte `offset` of `pixels`, rows `stride` bytes
     /// apart, scaled by libwebp's rescaler when `size` differs from the bitstream's own. Pixels are
     /// premultiplied BGRA bytes (MODE_bgrA), so a transparent pixel is black: alpha composed over
     /// black. libwebp checks the rectangle fits in the bytes it is given.
+    ///
+    /// No shortcut options: when libwebp scales below 3/4 it already skips the in-loop filter and
+    /// the fancy upsampler by itself (io_dec.c, CustomSetup; `dwebp -nofilter -nofancy -scale`
+    /// gives the same bytes as without), and no second thread (use_threads): the decode workers
+    /// already keep the cores busy with one photo each.
     static func decode(_ data: UnsafeBufferPointer<UInt8>, into pixels: UnsafeMutableRawBufferPointer, offset: Int,
-                       stride: Int, size: ImageSize, scaled: Bool, options: Options) -> WebPStatus? {
+                       stride: Int, size: ImageSize, scaled: Bool) -> WebPStatus? {
         guard let base = pixels.baseAddress, offset >= 0, offset < pixels.count else {
             return WebPStatus(call: "WebPDecode", code: VP8_STATUS_INVALID_PARAM)
         }
@@ -55,9 +52,6 @@ enum WebPBitstream {
             config.options.use_scaling = scaled ? 1 : 0
             config.options.scaled_width = Int32(size.width)
             config.options.scaled_height = Int32(size.height)
-            config.options.use_threads = options.useThreads ? 1 : 0
-            config.options.bypass_filtering = options.bypassFiltering ? 1 : 0
-            config.options.no_fancy_upsampling = options.noFancyUpsampling ? 1 : 0
             config.output.colorspace = MODE_bgrA
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = (base + offset).assumingMemoryBound(to: UInt8.self)

@@ -16,8 +16,6 @@ import Colour
 /// be mostly black.
 public final class WebPDecoder {
     public let maxMegapixels: Double
-    /// How libwebp may cut corners (none by default; see `WebPBitstream.Options`).
-    let bitstreamOptions: WebPBitstream.Options
 
     public convenience init(options: DecodeOptions) {
         self.init(maxMegapixels: options.maxMegapixels)
@@ -25,7 +23,6 @@ public final class WebPDecoder {
 
     public init(maxMegapixels: Double = 100) {
         self.maxMegapixels = maxMegapixels
-        bitstreamOptions = WebPBitstream.Options()
     }
 
     /// libwebp's lossy decoder keeps a few rows of macroblocks (with threads, twice), and its
@@ -122,11 +119,6 @@ public final class WebPDecoder {
 
     /// A whole WebP file in memory, upright, at exactly `requested` (displayed orientation).
     public func decode(bytes: [UInt8], path: String, to requested: ImageSize) throws -> DecodedImage {
-        try decode(bytes: bytes, path: path, to: requested, options: bitstreamOptions)
-    }
-
-    /// `options` lets the timing compare libwebp's shortcuts.
-    func decode(bytes: [UInt8], path: String, to requested: ImageSize, options: WebPBitstream.Options) throws -> DecodedImage {
         func fail(_ reason: PhotoError.Reason) -> PhotoError { PhotoError(path: path, reason: reason) }
         let header = try readHeader(bytes: bytes, path: path)
         let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
@@ -154,7 +146,7 @@ public final class WebPDecoder {
                 throw fail(.corrupt(format: Self.formatName, "the first frame's bitstream is \(features.size), its chunk says \(frame.size)"))
             case let .failure(status): throw fail(status.reason(inHeader: false))
             }
-            let bitmap = try Self.place(frame, canvas: canvas, at: decodedSize, options: options, path: path)
+            let bitmap = try Self.place(frame, canvas: canvas, at: decodedSize, path: path)
             let colour = file.chunks("ICCP").first.map { ColourDescription.icc(Array(bytes[$0])) }
             return (bitmap, colour)
         }
@@ -171,8 +163,7 @@ public final class WebPDecoder {
 
     /// `frame` decoded onto a black canvas of `size` (the image's canvas scaled to it): a frame
     /// smaller than the canvas lands at its offset, scaled with it, so a still image fills it.
-    private static func place(_ frame: WebPDemuxedFile.Frame, canvas: ImageSize, at size: ImageSize,
-                              options: WebPBitstream.Options, path: String) throws -> Bitmap {
+    private static func place(_ frame: WebPDemuxedFile.Frame, canvas: ImageSize, at size: ImageSize, path: String) throws -> Bitmap {
         // The frame's edges on the scaled canvas; canvases are at most 16384 wide, so no overflow.
         let left = frame.x * size.width / canvas.width, right = (frame.x + frame.size.width) * size.width / canvas.width
         let top = frame.y * size.height / canvas.height, bottom = (frame.y + frame.size.height) * size.height / canvas.height
@@ -181,7 +172,7 @@ public final class WebPDecoder {
         if region.width > 0, region.height > 0 {  // else a frame too small to show at this size
             let failure = pixels.withUnsafeMutableBytes { out in
                 WebPBitstream.decode(frame.bitstream, into: out, offset: (top * size.width + left) * 4, stride: size.width * 4,
-                                     size: region, scaled: region != frame.size, options: options)
+                                     size: region, scaled: region != frame.size)
             }
             if let failure { throw PhotoError(path: path, reason: failure.reason(inHeader: false)) }
         }
