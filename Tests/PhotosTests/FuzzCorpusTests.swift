@@ -2,7 +2,7 @@ import FuzzTargets
 import Testing
 import TestSupport
 
-/// The `jpeg-header`, `captions` and `thumbnail` fuzz targets' committed corpora and regressions, through the
+/// The `jpeg-header`, `captions`, `thumbnail` and `webp` fuzz targets' committed corpora and regressions, through the
 /// fuzzers' own entries: none crashes, a refused header says why, and the thumbnail files the
 /// cache itself wrote decode.
 @Suite struct FuzzCorpusTests {
@@ -13,6 +13,20 @@ import TestSupport
         case .rejected(let reason), .undecodable(let reason):
             #expect(reason.contains("fuzz.jpg"), "\(reason)")
         case .header(let width, let height):
+            #expect(width > 0 && height > 0)
+        }
+    }
+
+    /// The seeds are small WebPs of every kind (lossy, lossless, alpha, animated with a frame at an
+    /// offset, metadata chunks) and a truncated one: each decodes, or is refused naming the file.
+    @Test(arguments: FuzzCorpus.inputs("webp"))
+    func webpReplays(_ input: FuzzCorpus.Input) {
+        let outcome = FuzzCorpus.withBuffer(input) { WebPFuzzTarget.run($0) }
+        switch outcome {
+        case .rejected(let reason), .undecodable(let reason):
+            #expect(reason.contains("fuzz.webp"), "\(reason)")
+            #expect(input.isRegression || input.path.contains("/bad_"), "\(input.path): \(reason)")
+        case .decoded(let width, let height), .header(let width, let height):
             #expect(width > 0 && height > 0)
         }
     }
