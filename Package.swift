@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: [
             "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
-        ], exclude: ["JPEGs"]),
+        ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
