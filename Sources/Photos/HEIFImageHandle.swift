@@ -75,8 +75,11 @@ final class HEIFImageHandle {
             return .icc(profile)
         case heif_color_profile_type_nclx:
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            guard heif_image_handle_get_nclx_color_profile(pointer, &nclx).code == heif_error_Ok, let nclx else { return nil }
-            defer { heif_nclx_color_profile_free(nclx) }
+            let error = heif_image_handle_get_nclx_color_profile(pointer, &nclx)
+            // libheif 1.15 allocates the profile before it checks the code points: an unknown one
+            // is an error with a profile to free all the same (the heif fuzz target's first find).
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            guard error.code == heif_error_Ok, let nclx else { return nil }
             return .cicp(primaries: UInt16(truncatingIfNeeded: nclx.pointee.color_primaries.rawValue),
                          transfer: UInt16(truncatingIfNeeded: nclx.pointee.transfer_characteristics.rawValue),
                          matrix: UInt16(truncatingIfNeeded: nclx.pointee.matrix_coefficients.rawValue),
