@@ -50,7 +50,14 @@ public final class RegularFile {
 
     /// Up to `count` bytes from the start of the file: fewer if the file is shorter, or shrank.
     public func readPrefix(_ count: Int) throws(SystemError) -> [UInt8] {
-        try read(upTo: max(0, count))
+        try read(from: 0, upTo: max(0, count))
+    }
+
+    /// Up to `count` bytes from `offset` on: fewer if the file ends first (a container format's
+    /// boxes, read where its index says they are).
+    public func read(count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
+        guard offset <= Int.max / 2 else { return [] }  // past any file; and offset + count cannot overflow
+        return try read(from: max(0, offset), upTo: min(max(0, count), Int.max / 2))
     }
 
     /// The whole file. A file larger than `limit` bytes is refused before anything is read, and
@@ -59,7 +66,7 @@ public final class RegularFile {
         guard size <= limit else { throw SystemError("read", path: path, reason: .tooLarge(size: size, limit: limit)) }
         // Reading one byte past the limit tells a file that grew from one that ends there; files
         // of /proc and /sys say size 0 and are read to their end all the same.
-        let bytes = try read(upTo: limit < Int.max ? limit + 1 : limit)
+        let bytes = try read(from: 0, upTo: limit < Int.max ? limit + 1 : limit)
         guard bytes.count <= limit else {
             throw SystemError("read", path: path, reason: .tooLarge(size: bytes.count, limit: limit))
         }
@@ -72,16 +79,16 @@ public final class RegularFile {
         try systemCall("futimens", path: path) { futimens(fd, nil) }
     }
 
-    /// pread from offset 0 until `count` bytes or the end of the file.
-    private func read(upTo count: Int) throws(SystemError) -> [UInt8] {
+    /// pread from `offset` until `count` bytes or the end of the file.
+    private func read(from offset: Int, upTo count: Int) throws(SystemError) -> [UInt8] {
         let fd = descriptor.rawValue
-        var bytes = [UInt8](repeating: 0, count: min(count, max(size, 4096)))
+        var bytes = [UInt8](repeating: 0, count: min(count, max(size - min(offset, size), 4096)))
         var done = 0
         while done < count {
             if done == bytes.count { bytes += repeatElement(0, count: min(count - done, max(done, 4096))) }
             let n = try bytes.withUnsafeMutableBytes { buffer in
                 Result { () throws(SystemError) in
-                    try systemCall("read", path: path) { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(done)) }
+                    try systemCall("read", path: path) { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
                 }
             }.get()
             if n == 0 { break }

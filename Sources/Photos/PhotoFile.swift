@@ -36,6 +36,12 @@ final class PhotoFile {
         try Self.unreadable(path) { () throws(SystemError) in try file.readPrefix(count) }
     }
 
+    /// Up to `count` bytes from `offset` on (fewer where the file ends): a box a container's index
+    /// points at, without reading what lies before it.
+    func read(count: Int, at offset: Int) throws(PhotoError) -> [UInt8] {
+        try Self.unreadable(path) { () throws(SystemError) in try file.read(count: count, at: offset) }
+    }
+
     func readAll() throws(PhotoError) -> [UInt8] {
         try Self.unreadable(path) { () throws(SystemError) in try file.readAll(limit: maxBytes) }
     }

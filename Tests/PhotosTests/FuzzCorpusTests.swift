@@ -31,6 +31,19 @@ import TestSupport
         }
     }
 
+    /// The seeds are small HEIF and AVIF files (Tests/PhotosTests/Formats), a few broken on purpose:
+    /// none crashes, a refused one says why.
+    @Test(arguments: FuzzCorpus.inputs("heif"))
+    func heifReplays(_ input: FuzzCorpus.Input) {
+        let outcome = FuzzCorpus.withBuffer(input) { HEIFFuzzTarget.run($0) }
+        switch outcome {
+        case .rejected(let reason), .undecodable(let reason):
+            #expect(reason.contains("fuzz.heic"), "\(reason)")
+        case .header(let width, let height):
+            #expect(width > 0 && height > 0)
+        }
+    }
+
     /// The seeds are real captions (as exiftool, Exiv2 and an editor write them): each is read.
     @Test(arguments: FuzzCorpus.inputs("captions"))
     func captionsReplay(_ input: FuzzCorpus.Input) {

@@ -1,0 +1,191 @@
+import Blitter
+
+/// What the HEIF and AVIF decoders share: both formats are the HEIF container (ISO/IEC 23008-12)
+/// around a different codec, and libheif reads both (libde265 for HEVC, dav1d for AV1). The
+/// primary image is shown, with the transformations the file gives it (clap, irot, imir: libheif
+/// applies them, so EXIF's orientation is ignored, SPEC §4), alpha composed over black.
+///
+/// Bounds, all from the boxes before anything is decoded: photos.max_megapixels on the displayed
+/// size; at most `maxTiles` coded images behind the primary image; libheif's own limit on any
+/// item's side. libheif cannot scale while decoding, so a decode holds the full-size image
+/// (`workingBytes`), except when the file's own thumbnail covers the target.
+final class HEIFContainerDecoder {
+    /// "HEIF" or "AVIF".
+    let format: String
+    let maxMegapixels: Double
+
+    /// The most coded images (a grid's tiles) a primary image may be made of. The largest real
+    /// files have 768 (a Samsung Galaxy S24 Ultra's 200 MP photo: 512x512 tiles); every tile is a
+    /// decoder run of its own, so a grid of many tiny tiles (256x256 tiles of one pixel) costs tens
+    /// of thousands of runs while its megapixels pass. 1024 leaves a third of margin over 768.
+    static let maxTiles = 1024
+    /// libheif 1.15's own limit on an item's width and height (MAX_IMAGE_WIDTH/HEIGHT).
+    static let libheifMaxSide = 32768
+    /// A metadata item larger than this is not read (an EXIF block is at most 64 kB in a JPEG).
+    static let maxMetadataBytes = 16 << 20
+
+    init(format: String, options: DecodeOptions) {
+        self.format = format
+        maxMegapixels = options.maxMegapixels
+    }
+
+    /// The side libheif refuses any item at: its own limit, or less when photos.max_megapixels
+    /// is so small that a longer side could not pass it. Set on every context, it bounds the
+    /// items the megapixel check of the primary image does not see (tiles, thumbnails, alpha and
+    /// depth planes) while libheif parses them.
+    var maxSide: Int {
+        let side = (maxMegapixels * 1e6).rounded(.down) + 1
+        return side.isFinite && side >= 1 ? Int(min(side, Double(Self.libheifMaxSide))) : 1
+    }
+
+    // MARK: Header
+
+    /// The checked header of the file `input` reads: only its ftyp and meta boxes are read, unless
+    /// libheif refuses the file so (see `HEIFInput`), when `reread` gives an input that reads all.
+    func header(input: HEIFInput, path: String, reread: (() -> HEIFInput)? = nil) throws(PhotoError) -> ImageHeader {
+        guard input.size > 0 else { throw PhotoError(path: path, reason: .empty) }
+        let item = try input.metaBox().flatMap(HEIFBoxes.primaryItem(metaPayload:))
+        input.itemDataAsZeros = reread != nil && item != nil
+        let context: HEIFContext
+        do throws(PhotoError) {
+            context = try HEIFContext(input: input, maxSide: maxSide, failure: failure(path, .header))
+        } catch {
+            guard input.bytesAsZeros > 0, let reread else { throw error }
+            return try header(input: reread(), path: path)
+        }
+        return try checkedHeader(context: context, primary: try context.primaryImage(), item: item, path: path)
+    }
+
+    private func checkedHeader(context: HEIFContext, primary: HEIFImageHandle, item: HEIFBoxes.PrimaryItem?,
+                               path: String) throws(PhotoError) -> ImageHeader {
+        // libheif 1.15 reports some files' size unrotated (irot listed before ispe); it decodes
+        // them rotated all the same.
+        let size = item?.displayedSize ?? primary.size
+        guard size.width > 0, size.height > 0 else {
+            throw PhotoError(path: path, reason: .zeroSize(width: size.width, height: size.height))
+        }
+        try checkLimit(size, path: path)
+        if let tiles = item?.tiles, tiles > Self.maxTiles {
+            let count = tiles == Int.max ? "endlessly nested" : "\(tiles)"
+            throw PhotoError(path: path, reason: .unsupported(format: format,
+                "a grid of \(count) tiles, more than the \(Self.maxTiles) Vitrine decodes (a decompression bomb: real photos have at most 768)"))
+        }
+        return ImageHeader(format: format, storedSize: size, orientation: .normal,
+                           workingBytes: Self.workingBytes(size: size, bits: primary.lumaBits ?? 8, alpha: primary.hasAlpha))
+    }
+
+    private func checkLimit(_ size: ImageSize, path: String) throws(PhotoError) {
+        guard Double(size.width) * Double(size.height) <= maxMegapixels * 1e6 else {
+            throw PhotoError(path: path, reason: .tooLarge(width: size.width, height: size.height, maxMegapixels: maxMegapixels))
+        }
+    }
+
+    /// What a full-size decode holds at its peak, besides the output: libheif's decoded planes
+    /// (YCbCr, counted at 4:4:4; a 4:2:0 photo's are half that), its alpha plane, the 16-bit RGBA
+    /// its conversion of 10- and 12-bit images goes through, and the interleaved image it returns;
+    /// then that image and its XRGB copy, which the resampler reads.
+    static func workingBytes(size: ImageSize, bits: Int, alpha: Bool) -> Int {
+        let pixels = Double(size.pixelCount)
+        let sample: Double = bits > 8 ? 2 : 1
+        let planes = pixels * sample * (alpha ? 4 : 3)
+        let wide = bits > 8 ? pixels * 8 : 0
+        let interleaved = pixels * (alpha ? 4 : 3)
+        let copy = pixels * 4
+        return Int(min(max(planes + wide + interleaved, interleaved + copy), Double(Int.max / 2)))
+    }
+
+    // MARK: Decoding
+
+    /// A whole file in memory, upright, resampled to exactly `requested` (displayed orientation).
+    func decode(_ bytes: [UInt8], path: String, to requested: ImageSize) throws(PhotoError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw PhotoError(path: path, reason: .empty) }
+        let input = HEIFInput(bytes: bytes)
+        let item = try input.metaBox().flatMap(HEIFBoxes.primaryItem(metaPayload:))
+        let context = try HEIFContext(input: input, maxSide: maxSide, failure: failure(path, .header))
+        let primary = try context.primaryImage()
+        let header = try checkedHeader(context: context, primary: primary, item: item, path: path)
+        let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
+        // Whatever a caller asks, no buffer is larger than photos.max_megapixels allows a photo to be.
+        try checkLimit(target, path: path)
+
+        // The file's thumbnail when it covers the target and, decoded, has the photo's shape (one
+        // missing the photo's rotation or cropped otherwise is not used); else the photo.
+        var source = primary, image: HEIFImage?, bitmap: Bitmap?
+        if let thumbnail = Self.thumbnail(of: primary, size: header.size, covering: target),
+           let small = try? thumbnail.decode(failure: failure(path, .decode, context.input)),
+           let pixels = try? small.bitmap(failure: failure(path, .decode)),
+           Self.sameShape(ImageSize(width: pixels.width, height: pixels.height), header.size),
+           pixels.width >= target.width, pixels.height >= target.height {
+            (source, image, bitmap) = (thumbnail, small, pixels)
+        }
+        if bitmap == nil {
+            let full = try primary.decode(failure: failure(path, .decode, context.input))
+            (image, bitmap) = (full, try full.bitmap(failure: failure(path, .decode)))
+        }
+        guard var bitmap, let image else { throw PhotoError(path: path, reason: .noImageData) }
+        let decodedSize = ImageSize(width: bitmap.width, height: bitmap.height)
+        if decodedSize != target {
+            bitmap = bitmap.resized(width: target.width, height: target.height)
+        }
+        let scale = source === primary ? ScalingFactor.one : ScalingFactor(num: decodedSize.width, denom: header.size.width)
+        // A thumbnail without a colr box of its own is coded as its image is.
+        return DecodedImage(bitmap: bitmap, header: header, scale: scale, decodedSize: decodedSize,
+                            warning: image.warning, colour: source.colour ?? primary.colour)
+    }
+
+    /// The smallest of the primary image's thumbnails that covers `target` in both dimensions,
+    /// smaller than the photo (`size`, displayed). libheif's size of a thumbnail may be unrotated
+    /// (see `checkedHeader`): either way round is a candidate, the decoded one is checked.
+    static func thumbnail(of primary: HEIFImageHandle, size full: ImageSize, covering target: ImageSize) -> HEIFImageHandle? {
+        guard target.width < full.width || target.height < full.height else { return nil }
+        let covering = primary.thumbnails().filter { thumbnail in
+            let size = thumbnail.size
+            let upright = sameShape(size, full) ? size : size.transposed
+            return sameShape(upright, full) && upright.width >= target.width && upright.height >= target.height
+                && upright.width < full.width
+        }
+        return covering.min { $0.size.pixelCount < $1.size.pixelCount }
+    }
+
+    /// The same aspect ratio within 1%.
+    static func sameShape(_ a: ImageSize, _ b: ImageSize) -> Bool {
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        return abs(Double(a.width) * Double(b.height) / (Double(a.height) * Double(b.width)) - 1) <= 0.01
+    }
+
+    // MARK: Metadata
+
+    /// The primary image's Exif items (the TIFF structure after the item's offset field) and XMP
+    /// items (mime items of type application/rdf+xml), in file order.
+    func metadata(in bytes: [UInt8]) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        guard !bytes.isEmpty,
+              let context = try? HEIFContext(input: HEIFInput(bytes: bytes), maxSide: maxSide, failure: failure("", .header)),
+              let primary = try? context.primaryImage() else { return metadata }
+        for item in primary.metadata(type: "Exif", maxBytes: Self.maxMetadataBytes) {
+            if let tiff = Self.tiff(inExifItem: item.bytes) { metadata.exif.append(tiff) }
+        }
+        for item in primary.metadata(type: "mime", maxBytes: Self.maxMetadataBytes)
+        where item.contentType.hasPrefix("application/rdf+xml") {
+            metadata.xmp.append(item.bytes[...])
+        }
+        return metadata
+    }
+
+    /// The TIFF structure of a HEIF Exif item (ISO/IEC 23008-12 Annex A.2.1): a 4-byte big-endian
+    /// offset to the TIFF header, then the bytes it skips (usually "Exif\0\0", which some writers
+    /// put after an offset of 0). Nil when the offset points past the item or not at a TIFF header.
+    static func tiff(inExifItem item: [UInt8]) -> ArraySlice<UInt8>? {
+        guard item.count >= 4 else { return nil }
+        let offset = HEIFBoxes.bigEndian(item[...], 0, 4)
+        guard offset <= UInt64(item.count - 4) else { return nil }
+        var tiff = item[(4 + Int(offset))...]
+        if tiff.starts(with: Array("Exif\0\0".utf8)) { tiff = tiff.dropFirst(6) }
+        guard tiff.starts(with: [0x49, 0x49, 0x2A, 0x00]) || tiff.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) else { return nil }
+        return tiff
+    }
+
+    private func failure(_ path: String, _ stage: HEIFFailure.Stage, _ input: HEIFInput? = nil) -> HEIFFailure {
+        HEIFFailure(format: format, path: path, stage: stage, input: input)
+    }
+}
