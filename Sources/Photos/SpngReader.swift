@@ -1,11 +1,11 @@
 import CSpng
 
 /// One libspng decoding context over a PNG file held in memory: the only place Photos calls
-/// libspng. It owns the spng_ctx and the bytes it reads (libspng keeps a pointer to them), and
-/// bounds what libspng may allocate: an image no larger than the header Vitrine checked, chunks no
-/// longer than the file, cached chunk data (iCCP, text, eXIf, inflated) no more than
-/// `chunkCacheLimit`. Errors are libspng's codes; `PNGDecoder` words them. libspng reads the
-/// caller's bytes in place: a reader lives only inside `reading(_:limit:_:)`.
+/// libspng. It owns the spng_ctx and bounds what libspng may allocate: an image no larger than the
+/// header Vitrine checked, chunks no longer than the file, cached chunk data (iCCP, text, eXIf,
+/// inflated) no more than `chunkCacheLimit` or the file's size. Errors are libspng's codes;
+/// `PNGDecoder` words them. libspng reads the caller's bytes in place: a reader lives only inside
+/// `reading(_:limit:_:)`.
 final class SpngReader {
     /// What libspng may hold of ancillary chunks, inflated (ICC profiles, text): a few megabytes,
     /// whatever a zTXt or iCCP chunk inflates to.
@@ -35,8 +35,10 @@ final class SpngReader {
         self.context = context
         try check("spng_set_image_limits",
                   spng_set_image_limits(context, UInt32(clamping: max(1, limit.width)), UInt32(clamping: max(1, limit.height))))
-        // No chunk longer than the file; no more cached (inflated) chunk data than chunkCacheLimit.
-        try check("spng_set_chunk_limits", spng_set_chunk_limits(context, max(1, bytes.count), Self.chunkCacheLimit))
+        // No chunk longer than the file; no more cached (inflated) chunk data than chunkCacheLimit,
+        // or the file's size when it is larger (libspng refuses a cache limit below the chunk limit).
+        let chunkLimit = min(max(1, bytes.count), Int(Int32.max))
+        try check("spng_set_chunk_limits", spng_set_chunk_limits(context, chunkLimit, max(chunkLimit, Self.chunkCacheLimit)))
         try check("spng_set_png_buffer", spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
     }
 

@@ -161,6 +161,17 @@ import TestSupport
             == .tooLarge(width: 32, height: 32, maxMegapixels: 0.001))
     }
 
+    /// libspng refuses a chunk cache limit below the chunk size limit (the file's size): a file
+    /// larger than the cache limit must still decode.
+    @Test func aFileLargerThanTheChunkCacheLimitDecodes() throws {
+        var rng = SplitMix64(seed: 23)
+        let noise = TestImages.random(width: 2048, height: 1400, using: &rng)
+        let file = try PNGEncoder.encode(noise)
+        #expect(file.count > SpngReader.chunkCacheLimit)
+        let image = try Self.decode(file, to: ImageSize(width: 512, height: 350))
+        #expect(image.scale == ScalingFactor(num: 1, denom: 4))
+    }
+
     @Test func zeroSizesAndMissingImageDataAreRefused() {
         #expect(Self.reason(Self.png(width: 0, height: 5, chunks: [])) == .zeroSize(width: 0, height: 5))
         #expect(Self.reason(Self.png(width: 4, height: 4, chunks: [])) == .noImageData)
