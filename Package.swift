@@ -94,7 +94,7 @@ let package = Package(
 
         // Linux and C glue.
         .target(name: "ConfigFile", dependencies: ["Config", "Linux", "Quoting", "CTOMLShim"]),
-        .target(name: "PNG", dependencies: ["Blitter", "CZlib", "Linux"]),
+        .target(name: "PNG", dependencies: ["Blitter", "CSpng", "Linux"]),
         // Colour management: a photo's ICC profile or CICP description converted to sRGB (lcms2).
         .target(name: "Colour", dependencies: ["Blitter", "CLcms2"]),
         .target(name: "Photos", dependencies: [
@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(name: "DRMTests", dependencies: ["DRM", "Config", "Geometry"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "DRM", "Touch", "Config", "Geometry"]),
         .testTarget(name: "PhotosTests", dependencies: [
-            "Photos", "Blitter", "Geometry", "Linux", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
+            "Photos", "Blitter", "Geometry", "Linux", "PNG", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),

@@ -11,7 +11,8 @@ import Colour
 /// A new format is one type conforming to `ImageDecoder`, listed in `formats`.
 public final class PhotoDecoder {
     /// Every format Vitrine decodes, in the order their magic bytes are tried.
-    static let formats: [any ImageDecoder.Type] = [JPEGDecoder.self, HEIFDecoder.self, AVIFDecoder.self, WebPDecoder.self]
+    static let formats: [any ImageDecoder.Type] = [JPEGDecoder.self, HEIFDecoder.self, AVIFDecoder.self, WebPDecoder.self,
+                                                   PNGDecoder.self]
 
     /// How much of a file is read first: enough for every format's magic bytes and for most
     /// headers; a decoder reads more when the headers go on past it (EXIF, ICC profiles).

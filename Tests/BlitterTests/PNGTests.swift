@@ -53,11 +53,16 @@ import TestSupport
         #expect(Self.samePixels(try PNGTestDecoder.decode(file), bitmap))
     }
 
-    @Test func adaptiveFilteringMixesFilterTypes() {
+    @Test func adaptiveFilteringMixesFilterTypes() throws {
         let bitmap = Self.sample(width: 40, height: 12, seed: 13)
-        let filtered = PNGEncoder.filteredScanlines(bitmap)
-        let types = Set(stride(from: 0, to: filtered.count, by: 40 * 3 + 1).map { filtered[$0] })
+        let types = Set(try PNGTestDecoder.filterTypes(PNGEncoder.encode(bitmap)))
         #expect(types.count > 1)
+    }
+
+    @Test(arguments: 0...4)
+    func aForcedFilterIsUsedOnEveryRow(filter: Int) throws {
+        let file = try PNGEncoder.encode(Self.sample(width: 11, height: 6, seed: 11), filter: UInt8(filter))
+        #expect(try PNGTestDecoder.filterTypes(file) == [UInt8](repeating: UInt8(filter), count: 6))
     }
 
     @Test func headerDescribesEightBitRGB() throws {

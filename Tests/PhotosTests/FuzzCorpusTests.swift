@@ -44,6 +44,19 @@ import TestSupport
         }
     }
 
+    /// PngSuite files: each valid one decodes, the corrupt one (an IDAT CRC error) is refused
+    /// naming the file; nothing in the regressions crashes.
+    @Test(arguments: FuzzCorpus.inputs("png"))
+    func pngReplays(_ input: FuzzCorpus.Input) {
+        switch FuzzCorpus.withBuffer(input, { PNGFuzzTarget.run($0) }) {
+        case .rejected(let reason), .undecodable(let reason):
+            #expect(reason.contains("fuzz.png"), "\(reason)")
+            #expect(input.isRegression || input.path.contains("/ps_x"), "\(reason)")
+        case .header(let width, let height):
+            #expect(width > 0 && height > 0)
+        }
+    }
+
     /// The seeds are real captions (as exiftool, Exiv2 and an editor write them): each is read.
     @Test(arguments: FuzzCorpus.inputs("captions"))
     func captionsReplay(_ input: FuzzCorpus.Input) {

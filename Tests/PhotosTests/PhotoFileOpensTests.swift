@@ -62,11 +62,9 @@ import Testing
         try FileManager.default.copyItem(atPath: TestJPEGs.path("bad/bad_png_renamed_go_video-001.jpg"), toPath: folder.file("b.jpg"))
         let log = LogRecorder()
         let library = try PhotoLibrary(scanning: folder.path, logger: log.logger)
-        #expect(library.items.map(\.picture.format) == ["JPEG"])
-        #expect(library.items.map(\.kind) == [.still])
-        #expect(library.rejects.map(\.reason.label) == ["unknown_format"])
-        #expect(library.rejects.first?.description
-            == "\(folder.file("b.jpg")): not an image format Vitrine reads (starts with 0x89 0x50 0x4E 0x47 0x0D 0x0A 0x1A 0x0A)")
+        #expect(library.items.map(\.picture.format) == ["JPEG", "PNG"])
+        #expect(library.items.map(\.kind) == [.still, .still])
+        #expect(library.rejects.isEmpty)
     }
 
     @Test func everySkipReasonHasALabelThatNamesNoFormat() {

@@ -86,7 +86,8 @@ import Testing
 
     @Test func photoNames() {
         #expect(PhotoLibrary.isPhotoName("a.JPG") && PhotoLibrary.isPhotoName("b.jpeg") && PhotoLibrary.isPhotoName("c.JpEg"))
-        #expect(!PhotoLibrary.isPhotoName(".a.jpg") && !PhotoLibrary.isPhotoName("a.png") && !PhotoLibrary.isPhotoName("jpg"))
+        #expect(PhotoLibrary.isPhotoName("d.png") && PhotoLibrary.isPhotoName("e.PNG"))
+        #expect(!PhotoLibrary.isPhotoName(".a.jpg") && !PhotoLibrary.isPhotoName("a.txt") && !PhotoLibrary.isPhotoName("jpg"))
     }
 
     /// SPEC §4: the partial files of copy and sync tools, each with a JPEG inside, never show.

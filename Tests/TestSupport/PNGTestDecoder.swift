@@ -31,7 +31,14 @@ public enum PNGTestDecoder {
         return chunks
     }
 
-    public static func decode(_ file: [UInt8]) throws -> Bitmap {
+    /// Each row's filter type byte, in order.
+    public static func filterTypes(_ file: [UInt8]) throws -> [UInt8] {
+        let (width, _, raw) = try scanlines(file)
+        return stride(from: 0, to: raw.count, by: width * 3 + 1).map { raw[$0] }
+    }
+
+    /// The width, height and inflated scanlines (each a filter type byte and the filtered RGB bytes).
+    static func scanlines(_ file: [UInt8]) throws -> (width: Int, height: Int, raw: [UInt8]) {
         let chunks = try chunks(file)
         guard let header = chunks.first, header.type == "IHDR", header.data.count == 13 else { throw Malformed("no IHDR first") }
         guard chunks.last?.type == "IEND" else { throw Malformed("no IEND last") }
@@ -40,13 +47,18 @@ public enum PNGTestDecoder {
         guard Array(header.data[8...]) == [8, 2, 0, 0, 0] else { throw Malformed("not 8-bit RGB: \(header.data[8...])") }
 
         let compressed = chunks.filter { $0.type == "IDAT" }.flatMap(\.data)
-        let rowBytes = width * 3
-        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
+        var raw = [UInt8](repeating: 0, count: (width * 3 + 1) * height)
         var length = uLong(raw.count)
         let status = raw.withUnsafeMutableBufferPointer { out in
             compressed.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
         }
         guard status == Z_OK, Int(length) == raw.count else { throw Malformed("inflate: status \(status), \(length) bytes") }
+        return (width, height, raw)
+    }
+
+    public static func decode(_ file: [UInt8]) throws -> Bitmap {
+        let (width, height, raw) = try scanlines(file)
+        let rowBytes = width * 3
 
         var bitmap = Bitmap(width: width, height: height)
         var previous = [UInt8](repeating: 0, count: rowBytes)

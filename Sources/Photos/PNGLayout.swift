@@ -1,0 +1,121 @@
+/// The chunks of a PNG file as far as Vitrine reads them itself, before libspng sees the file: IHDR's
+/// size (checked against the limits before libspng allocates anything), the eXIf chunk before the
+/// image data (the orientation), and the metadata blocks captions read. Pure: no I/O, no CRC check
+/// (libspng checks them when it decodes). Every length is checked against the bytes there are.
+struct PNGLayout {
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// At most this many eXIf and XMP chunks are kept (a file of a million tiny iTXt chunks holds
+    /// no more memory than this many slices).
+    static let maxMetadataChunks = 64
+    /// "XML:com.adobe.xmp", the iTXt keyword XMP's specification gives PNG.
+    static let xmpKeyword = Array("XML:com.adobe.xmp".utf8)
+
+    struct Header: Equatable {
+        var width: Int, height: Int, bitDepth: Int, colourType: Int, interlaced: Bool
+    }
+
+    enum Stop: Equatable {
+        /// The first IDAT chunk starts at this offset.
+        case imageData(offset: Int)
+        /// IEND (or no IDAT before it).
+        case endOfImage
+        /// The bytes end inside a chunk (or its header) that would need `needed` bytes in all.
+        case endOfData(needed: Int)
+        /// Not a PNG signature, or a chunk length past 2^31 - 1 at `offset`.
+        case notPNG
+        case badChunkLength(offset: Int)
+    }
+
+    private(set) var header: Header?
+    /// IHDR was there but not 13 bytes long.
+    private(set) var badHeaderLength = false
+    private(set) var stop: Stop = .notPNG
+    /// The EXIF Orientation of an eXIf chunk before the first IDAT; nil without one.
+    private(set) var exifOrientation: Int?
+    /// eXIf chunks (TIFF structures) and iTXt XMP packets, in file order, when `readingMetadata`.
+    private(set) var exif: [ArraySlice<UInt8>] = []
+    private(set) var xmp: [ArraySlice<UInt8>] = []
+    private(set) var skippedMetadataChunks = 0
+
+    /// Walks the chunks of `bytes` up to the first IDAT, or, `readingMetadata`, to IEND, keeping the
+    /// metadata chunks wherever they are (they may follow the image data).
+    init(parsing bytes: ArraySlice<UInt8>, readingMetadata: Bool = false) {
+        guard bytes.starts(with: Self.signature) else {
+            stop = bytes.count < Self.signature.count && Self.signature.starts(with: bytes)
+                ? .endOfData(needed: Self.signature.count) : .notPNG
+            return
+        }
+        var offset = bytes.startIndex + Self.signature.count
+        var sawImageData = false
+        while true {
+            let relative = offset - bytes.startIndex
+            guard bytes.endIndex - offset >= 8 else { stop = .endOfData(needed: relative + 8); return }
+            let length = Self.bigEndian(bytes, at: offset)
+            guard length <= Int(Int32.max) else { stop = .badChunkLength(offset: relative); return }
+            let type = bytes[offset + 4..<offset + 8]
+            let dataStart = offset + 8
+            // The image data need not be there yet: the header is read without it.
+            if header != nil, !readingMetadata, type.elementsEqual("IDAT".utf8) {
+                stop = .imageData(offset: relative)
+                return
+            }
+            // length <= 2^31 - 1: no overflow on a 64-bit Int.
+            guard bytes.endIndex - dataStart >= length + 4 else {
+                stop = .endOfData(needed: relative + 12 + length)
+                return
+            }
+            let data = bytes[dataStart..<dataStart + length]
+            if header == nil {
+                guard type.elementsEqual("IHDR".utf8) else { stop = .endOfImage; return }
+                guard length == 13 else { badHeaderLength = true; stop = .endOfImage; return }
+                header = Header(width: Self.bigEndian(data, at: data.startIndex),
+                                height: Self.bigEndian(data, at: data.startIndex + 4),
+                                bitDepth: Int(data[data.startIndex + 8]), colourType: Int(data[data.startIndex + 9]),
+                                interlaced: data[data.startIndex + 12] != 0)
+            } else if type.elementsEqual("IDAT".utf8) {
+                if !sawImageData { stop = .imageData(offset: relative) }
+                sawImageData = true
+                if !readingMetadata { return }
+            } else if type.elementsEqual("IEND".utf8) {
+                if !sawImageData { stop = .endOfImage }
+                return
+            } else if type.elementsEqual("eXIf".utf8) {
+                let tiff = data.starts(with: EXIF.app1Header) ? data.dropFirst(EXIF.app1Header.count) : data
+                if !sawImageData, exifOrientation == nil {
+                    exifOrientation = EXIF.orientationValue(app1Payload: ArraySlice(EXIF.app1Header + tiff))
+                }
+                if readingMetadata { keep(tiff, in: \.exif) }
+            } else if readingMetadata, type.elementsEqual("iTXt".utf8), let packet = Self.xmpPacket(inITXt: data) {
+                keep(packet, in: \.xmp)
+            }
+            offset = dataStart + length + 4
+        }
+    }
+
+    private mutating func keep(_ block: ArraySlice<UInt8>, in list: WritableKeyPath<PNGLayout, [ArraySlice<UInt8>]>) {
+        if exif.count + xmp.count < Self.maxMetadataChunks {
+            self[keyPath: list].append(block)
+        } else {
+            skippedMetadataChunks += 1
+        }
+    }
+
+    /// The text of an iTXt chunk whose keyword is XMP's, when it is stored uncompressed (as the XMP
+    /// specification asks; a compressed one is not read). iTXt: keyword, 0, compression flag,
+    /// compression method, language tag, 0, translated keyword, 0, text.
+    static func xmpPacket(inITXt data: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard data.starts(with: xmpKeyword + [0]) else { return nil }
+        var rest = data.dropFirst(xmpKeyword.count + 1)
+        guard rest.count >= 2, rest[rest.startIndex] == 0 else { return nil }
+        rest = rest.dropFirst(2)
+        for _ in 0..<2 {  // the language tag and the translated keyword
+            guard let end = rest.firstIndex(of: 0) else { return nil }
+            rest = rest[(end + 1)...]
+        }
+        return rest
+    }
+
+    static func bigEndian(_ bytes: ArraySlice<UInt8>, at offset: Int) -> Int {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    }
+}
