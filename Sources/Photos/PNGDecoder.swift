@@ -13,9 +13,9 @@ import Colour
 /// target is at most half of it; an interlaced one is decoded whole first.
 ///
 /// Orientation: the EXIF Orientation of an eXIf chunk before the image data (PNG's third edition
-/// places eXIf there; Chromium reads only that one). An eXIf after IDAT still gives captions, but
-/// not the orientation: the header is read from the file's start. XMP's tiff:Orientation is not
-/// read (SPEC §4 names eXIf).
+/// places it there), or else of one among the chunks after it (ImageMagick writes it just before
+/// IEND, and Pillow reads it there), found in the file's last 64 KB without reading the image
+/// data (`PNGLayout.trailingExifOrientation`). XMP's tiff:Orientation is not read (SPEC §4 names eXIf).
 public final class PNGDecoder {
     public let options: DecodeOptions
 
@@ -25,12 +25,14 @@ public final class PNGDecoder {
 
     /// The checked header of a whole PNG file held in memory.
     public func readHeader(bytes: [UInt8], path: String) throws -> ImageHeader {
-        try header(of: bytes, layout: PNGLayout(parsing: bytes[...]), fileSize: bytes.count, path: path)
+        try header(of: bytes, layout: PNGLayout(parsing: bytes[...]), tail: bytes[...], fileSize: bytes.count, path: path)
     }
 
     /// The checked header of a PNG whose first `bytes` (or all of it) are given, of a file of
-    /// `fileSize` bytes.
-    func header(of bytes: [UInt8], layout: PNGLayout, fileSize: Int, path: String) throws -> ImageHeader {
+    /// `fileSize` bytes; `tail` is the file's end (its last `PNGLayout.tailBytes`), where an eXIf
+    /// after the image data is looked for.
+    func header(of bytes: [UInt8], layout: PNGLayout, tail: @autoclosure () throws -> ArraySlice<UInt8>,
+                fileSize: Int, path: String) throws -> ImageHeader {
         func fail(_ reason: PhotoError.Reason) -> PhotoError { PhotoError(path: path, reason: reason) }
         guard fileSize > 0, !bytes.isEmpty else { throw fail(.empty) }
         if layout.stop == .notPNG { throw fail(.unknownFormat(firstBytes: Array(bytes.prefix(PhotoDecoder.shownBytes)))) }
@@ -63,8 +65,9 @@ public final class PNGDecoder {
         case .notPNG:
             throw fail(.unknownFormat(firstBytes: Array(bytes.prefix(PhotoDecoder.shownBytes))))
         }
+        let exifOrientation = try layout.exifOrientation ?? PNGLayout.trailingExifOrientation(in: tail())
         return ImageHeader(format: Self.formatName, storedSize: ImageSize(width: ihdr.width, height: ihdr.height),
-                           orientation: Orientation(exifValue: layout.exifOrientation ?? 1),
+                           orientation: Orientation(exifValue: exifOrientation ?? 1),
                            workingBytes: SpngReader.workingBytes(width: ihdr.width, height: ihdr.height, interlaced: ihdr.interlaced))
     }
 
@@ -77,7 +80,7 @@ public final class PNGDecoder {
     /// A whole PNG file in memory, upright, resampled to exactly `requested`.
     public func decode(bytes: [UInt8], path: String, to requested: ImageSize) throws -> DecodedImage {
         let layout = PNGLayout(parsing: bytes[...])
-        let header = try header(of: bytes, layout: layout, fileSize: bytes.count, path: path)
+        let header = try header(of: bytes, layout: layout, tail: bytes[...], fileSize: bytes.count, path: path)
         guard let ihdr = layout.header else { throw PhotoError(path: path, reason: .truncatedHeader) }  // checked above
         let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
         // Whatever a caller asks, no buffer is larger than photos.max_megapixels allows a photo to be.
@@ -138,7 +141,12 @@ extension PNGDecoder: ImageDecoder {
                     continue
                 }
             }
-            return try header(of: bytes, layout: layout, fileSize: file.size, path: file.path)
+            let tail = { () throws -> ArraySlice<UInt8> in
+                if bytes.count >= file.size { return bytes.suffix(PNGLayout.tailBytes) }
+                let count = min(PNGLayout.tailBytes, file.size)
+                return try file.read(count: count, at: file.size - count)[...]
+            }
+            return try header(of: bytes, layout: layout, tail: try tail(), fileSize: file.size, path: file.path)
         }
     }
 

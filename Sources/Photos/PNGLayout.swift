@@ -1,6 +1,6 @@
 /// The chunks of a PNG file as far as Vitrine reads them itself, before libspng sees the file: IHDR's
 /// size (checked against the limits before libspng allocates anything), the eXIf chunk before the
-/// image data (the orientation), and the metadata blocks captions read. Pure: no I/O, no CRC check
+/// image data or just before IEND (the orientation), and the metadata blocks captions read. Pure: no I/O, no CRC check
 /// (libspng checks them when it decodes). Every length is checked against the bytes there are.
 struct PNGLayout {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -90,6 +90,44 @@ struct PNGLayout {
             }
             offset = dataStart + length + 4
         }
+    }
+
+    /// How much of a file's end `trailingExifOrientation` looks at.
+    static let tailBytes = 64 * 1024
+
+    /// The EXIF Orientation of an eXIf chunk after the image data (ImageMagick writes it between
+    /// the last IDAT and IEND), found in `tail`, the file's last bytes, without reading the image
+    /// data: a chunk typed eXIf counts only when the chunks from it on lead exactly to an IEND that
+    /// ends the file, so bytes inside compressed data that happen to spell "eXIf" are not taken for
+    /// one. Bounded: at most `tailBytes` are looked at; an eXIf further from the end is not found.
+    static func trailingExifOrientation(in tail: ArraySlice<UInt8>) -> Int? {
+        let tail = tail.suffix(tailBytes)
+        let type = Array("eXIf".utf8)
+        var candidate = tail.startIndex
+        while candidate + 12 <= tail.endIndex {
+            defer { candidate += 1 }
+            guard tail[candidate + 4..<candidate + 8].elementsEqual(type) else { continue }
+            let length = bigEndian(tail, at: candidate)
+            guard length <= tail.endIndex - candidate - 12, leadsToTheEnd(tail, from: candidate + 12 + length) else { continue }
+            let data = tail[candidate + 8..<candidate + 8 + length]
+            let tiff = data.starts(with: EXIF.app1Header) ? data.dropFirst(EXIF.app1Header.count) : data
+            return EXIF.orientationValue(app1Payload: ArraySlice(EXIF.app1Header + tiff))
+        }
+        return nil
+    }
+
+    /// True when the chunks from `offset` on end with an empty IEND exactly at the end of `bytes`.
+    private static func leadsToTheEnd(_ bytes: ArraySlice<UInt8>, from start: Int) -> Bool {
+        var offset = start
+        while bytes.endIndex - offset >= 12 {
+            let length = bigEndian(bytes, at: offset)
+            guard length <= bytes.endIndex - offset - 12 else { return false }
+            if bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) {
+                return length == 0 && offset + 12 == bytes.endIndex
+            }
+            offset += 12 + length
+        }
+        return false
     }
 
     private mutating func keep(_ block: ArraySlice<UInt8>, in list: WritableKeyPath<PNGLayout, [ArraySlice<UInt8>]>) {

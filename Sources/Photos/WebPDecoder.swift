@@ -28,6 +28,8 @@ public final class WebPDecoder {
     /// libwebp's lossy decoder keeps a few rows of macroblocks (with threads, twice), and its
     /// rescaler a few rows of output: about this many bytes per column of the image.
     static let rowBytesPerColumn = 128
+    /// How many chunk headers the header read reads one by one after the image chunk's start.
+    static let maxChunkHeaderReads = 32
 
     // MARK: Header
 
@@ -43,9 +45,32 @@ public final class WebPDecoder {
     /// image data. The file's size bounds it (photos.max_file_megabytes).
     func readHeader(start: [UInt8], file: PhotoFile) throws -> ImageHeader {
         var bytes = start
+        var chunkHeadersRead = 0
         while true {
             let layout = WebPLayout(parsing: bytes)
             try checkTruncation(layout, fileSize: file.size, path: file.path)
+            // Past the image chunk's start, only chunk headers and the EXIF payload are read, each
+            // where it is; the bytes between (the image data, megabytes) stay zeros that nothing
+            // reads: a 12 MP WebP's scan reads a few kB, not the file. At most
+            // `maxChunkHeaderReads` steps (each walk is over the whole buffer); past that, the
+            // prefix is read as it comes.
+            if let wanted = layout.bytesWanted(have: bytes.count), bytes.count < file.size,
+               let image = layout.imageChunkOffset, bytes.count >= image + 8 + WebPLayout.imageHeaderBytes,
+               chunkHeadersRead < Self.maxChunkHeaderReads {
+                chunkHeadersRead += 1
+                let (offset, count) = if let exif = layout.exifChunk, wanted > exif.offset + 8 {
+                    (exif.offset + 8, wanted - (exif.offset + 8))
+                } else {
+                    (layout.walkEnd ?? bytes.count, 8)
+                }
+                if offset >= bytes.count, offset < file.size {
+                    let read = try file.read(count: count, at: offset)
+                    if !read.isEmpty {
+                        bytes += [UInt8](repeating: 0, count: offset - bytes.count) + read
+                        continue
+                    }
+                }
+            }
             if let wanted = layout.bytesWanted(have: bytes.count), bytes.count < file.size {
                 // At least twice as much each time: a file of many small chunks is read in a few steps.
                 let more = try file.readPrefix(min(file.size, max(wanted, bytes.count * 2)))

@@ -246,18 +246,39 @@ import TestSupport
         #expect(PNGDecoder.metadata(in: turned).exif.count == 1)
     }
 
-    /// After IDAT it is read for captions but does not turn the picture: the header comes from the
-    /// file's start (PNG's third edition puts eXIf before IDAT).
-    @Test func exifAfterTheImageDataIsMetadataOnly() throws {
-        let bytes = try Self.bytes("pil_exif.png")
+    /// After IDAT (where ImageMagick writes it, before a tEXt and IEND) it turns the picture too,
+    /// as Pillow reads it: found in the file's last 64 kB, without reading the image data; and
+    /// it is read for captions wherever it is.
+    @Test func exifAfterTheImageDataTurnsItToo() throws {
+        let bytes = try Self.bytes("pil_exif.png")  // Orientation 1, after IDAT
         #expect(try PNGDecoder().readHeader(bytes: bytes, path: "pil_exif.png").orientation == .normal)
         let metadata = PNGDecoder.metadata(in: bytes)
         #expect(metadata.exif.count == 1)
         #expect(metadata.exif.first.map { $0.starts(with: Array("MM\0*".utf8)) || $0.starts(with: Array("II*\0".utf8)) } == true)
-        let late = Self.inserting(Self.chunk("eXIf", Self.tiffOrientation(6)), before: "IEND",
-                                  in: try Self.bytes("pngsuite/ps_basn2c08.png"))
-        #expect(try PNGDecoder().readHeader(bytes: late, path: "late.png").orientation == .normal)
+
+        let plain = try Self.bytes("pngsuite/ps_basn2c08.png")
+        let late = Self.inserting(Self.chunk("tEXt", Array("Comment\0made by a test".utf8)), before: "IEND",
+                                  in: Self.inserting(Self.chunk("eXIf", Self.tiffOrientation(6)), before: "IEND", in: plain))
+        let decoder = PNGDecoder()
+        #expect(try decoder.readHeader(bytes: late, path: "late.png").orientation == .rotate90)
         #expect(PNGDecoder.metadata(in: late).exif.count == 1)
+        let image = try decoder.decode(bytes: late, path: "late.png", to: ImageSize(width: 32, height: 32)).bitmap
+        #expect(image.pixels == Orientation.rotate90.apply(to: try Self.decode(plain).bitmap).pixels)
+
+        // From a file whose start (the first 64 kB the scan reads) ends long before the eXIf.
+        let folder = try TemporaryDirectory("png-late-exif")
+        defer { folder.remove() }
+        let padded = Self.inserting(Self.chunk("prVt", [UInt8](repeating: 7, count: 200_000)), before: "IDAT", in: late)
+        try Data(padded).write(to: URL(fileURLWithPath: folder.file("late.png")))
+        #expect(try PhotoDecoder().info(path: folder.file("late.png")).orientation == .rotate90)
+        // Further than 64 kB from the end: not looked for (the tail read is bounded).
+        let far = Self.inserting(Self.chunk("prVt", [UInt8](repeating: 7, count: 70_000)), before: "tEXt", in: late)
+        #expect(try decoder.readHeader(bytes: far, path: "far.png").orientation == .normal)
+        // "eXIf" inside data that does not lead to IEND is not taken for a chunk.
+        var fake = Self.chunk("eXIf", Self.tiffOrientation(6))
+        fake.removeLast(4)  // no CRC: the chain from it does not end at IEND
+        let inside = Self.inserting(Self.chunk("prVt", fake + [1, 2, 3]), before: "IEND", in: plain)
+        #expect(try decoder.readHeader(bytes: inside, path: "inside.png").orientation == .normal)
     }
 
     /// XMP's tiff:Orientation is not applied (SPEC §4 names eXIf); the packet is read for captions.
