@@ -178,8 +178,10 @@ class PackageSystemdTest(unittest.TestCase):
         self.assertEqual(self.deb.name, f"vitrine_{fields.split('Version: ')[1].split()[0]}_{architecture}.deb")
         version = subprocess.run([str(kiosk.build_vitrine()), "--version"], capture_output=True, text=True).stdout.strip()
         self.assertIn(f"Version: {version}\n", fields, "the package's version is not vitrine --version's")
-        for dependency in ("libdrm2", "libturbojpeg0", "libjpeg62-turbo", "zlib1g", "libtomlplusplus3", "libc6",
-                           "libfreetype6", "libharfbuzz0b", "libfontconfig1", "libfribidi0"):
+        for dependency in ("libdrm2", "libturbojpeg0", "libjpeg62-turbo", "libtomlplusplus3", "libc6",
+                           "libfreetype6", "libharfbuzz0b", "libfontconfig1", "libfribidi0",
+                           # SPEC §11's formats and colour: HEIF/AVIF, WebP, PNG, Little CMS.
+                           "libheif1", "libwebp7", "libwebpdemux2", "libspng0", "liblcms2-2"):
             self.assertRegex(fields, rf"Depends:.*\b{dependency} \(>=", f"Depends: lacks {dependency}")
         self.assertRegex(fields, r"Depends:.*\bfonts-dejavu-core\b", "Depends: lacks the captions' font")
         self.assertNotIn("swift", fields.lower())
