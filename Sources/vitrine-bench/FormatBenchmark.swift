@@ -153,7 +153,15 @@ enum FormatBenchmark {
         let table = markdownTable(rows, screen: screen, cellSide: cellSide)
         print(table)
         if let markdown = option("--markdown", in: arguments) {
-            try AtomicFile.write(Array(table.utf8), to: markdown)
+            let date = ISO8601DateFormatter().string(from: Date())
+            let text = "## Still formats against their reference decoders\n\n"
+                + "Written by `vitrine-bench formats --markdown docs/benchmark.md` (release build), \(date). "
+                + "The source is \(URL(fileURLWithPath: source).lastPathComponent) (\(sourceInfo.size)), "
+                + "encoded by each format's own encoder (heif-enc -q 80, avifenc -s 8 with quantizers 20-30, "
+                + "cwebp -q 80; the PNG by Vitrine). The reference tools' times include their process start; "
+                + "the figure in brackets is that start alone (the tool on a 16x16 file). \(runs) runs, alternating.\n\n"
+                + table
+            try MarkdownSections.write("formats", text: text, to: markdown)
             print("written to \(markdown)")
         }
     }

@@ -361,6 +361,9 @@ for line in frameDescriptions { print(line) }
 if let path = option("--markdown") {
     let markdown = BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header,
                                frames: frameDescriptions + captionLines).markdown
-    try AtomicFile.write(Array(markdown.utf8), to: path)
+    // The sections other modes own (`vitrine-bench formats`) stay.
+    let kept = ((try? String(contentsOfFile: path, encoding: .utf8)).map(MarkdownSections.sections(in:)) ?? [])
+        .map { "\n" + $0 + "\n" }.joined()
+    try AtomicFile.write(Array((markdown + kept).utf8), to: path)
     print("\nWrote \(path)")
 }
