@@ -31,6 +31,10 @@ enum FormatBenchmark {
         let reference: (String, String) -> [String]
         let referenceName: String
         let scalesWhileDecoding: Bool
+        /// A file of the repository's test files to use instead of an encoding of the source.
+        var testFile: String? = nil
+        /// What the row is called when it is not the format's name alone.
+        var label: String? = nil
     }
 
     static let formats: [Format] = [
@@ -39,8 +43,16 @@ enum FormatBenchmark {
         Format(name: "HEIC", fileExtension: "heic", encode: { ["heif-enc", "-q", "80", "-o", $1, $0] },
                reference: { ["heif-convert", "--quiet", $0, $1 + ".y4m"] }, referenceName: "heif-convert (Y4M)",
                scalesWhileDecoding: false),
+        // An iPhone 8 Plus photo as it comes: a grid of 48 tiles with a 240x320 thumbnail item.
+        Format(name: "HEIC", fileExtension: "heic", encode: nil,
+               reference: { ["heif-convert", "--quiet", $0, $1 + ".y4m"] }, referenceName: "heif-convert (Y4M)",
+               scalesWhileDecoding: false, testFile: "Tests/PhotosTests/Formats/heic/phf_arrow.heic", label: "HEIC (iPhone grid)"),
         Format(name: "AVIF", fileExtension: "avif", encode: { ["avifenc", "-s", "8", "-j", "2", "--min", "20", "--max", "30", $0, $1] },
-               reference: { ["avifdec", $0, $1 + ".y4m"] }, referenceName: "avifdec (Y4M)", scalesWhileDecoding: false),
+               reference: { ["avifdec", $0, $1 + ".y4m"] }, referenceName: "avifdec (Y4M; libavif)", scalesWhileDecoding: false),
+        // The same file through the tool of the library Vitrine decodes AVIF with (SPEC §11: libheif).
+        Format(name: "AVIF", fileExtension: "avif", encode: { ["avifenc", "-s", "8", "-j", "2", "--min", "20", "--max", "30", $0, $1] },
+               reference: { ["heif-convert", "--quiet", $0, $1 + ".y4m"] }, referenceName: "heif-convert (Y4M; libheif)",
+               scalesWhileDecoding: false),
         Format(name: "WebP", fileExtension: "webp", encode: { ["cwebp", "-quiet", "-q", "80", $0, "-o", $1] },
                reference: { path, _ in ["dwebp", "-quiet", path] }, referenceName: "dwebp (no output)",
                scalesWhileDecoding: true),
@@ -96,6 +108,12 @@ enum FormatBenchmark {
         for format in formats {
             let path = (folder as NSString).appendingPathComponent("photo.\(format.fileExtension)")
             let tinyPath = (folder as NSString).appendingPathComponent("tiny.\(format.fileExtension)")
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: tinyPath)
+            if let testFile = format.testFile {
+                try FileManager.default.copyItem(atPath: packageRoot + "/" + testFile, toPath: path)
+                guard runTool(format.encode?(tiny, tinyPath) ?? ["heif-enc", "-q", "80", "-o", tinyPath, tiny]) != nil else { continue }
+            } else {
             switch format.name {
             case "JPEG":
                 try FileManager.default.copyItem(atPath: source, toPath: path)
@@ -109,6 +127,7 @@ enum FormatBenchmark {
                     print("\(format.name): \(encode(source, path)[0]) failed or is missing (scripts/install-deps installs it); skipped")
                     continue
                 }
+            }
             }
             let info: PhotoInfo
             do {
@@ -144,7 +163,7 @@ enum FormatBenchmark {
             }
             if failed { continue }
             let fileBytes = (try? FileStatus(path: path).size) ?? 0
-            rows.append(Row(format: format.name, fileBytes: fileBytes, size: info.size,
+            rows.append(Row(format: format.label ?? format.name, fileBytes: fileBytes, size: info.size,
                             reference: reference.isEmpty ? nil : median(reference),
                             referenceStart: referenceStart.isEmpty ? nil : median(referenceStart),
                             referenceName: format.referenceName, screen: median(screenTimes), thumbnail: median(thumbnailTimes),
