@@ -39,11 +39,18 @@ public enum StartupBenchmark {
         var warmRuns = 3
         /// The library's format: the JPEG converted by the format's own encoder (SPEC §11).
         var format = "jpeg"
+        /// A photo file to hard-link instead of the synthetic one (an iPhone HEIC as it comes).
+        var photo: String?
 
         init(arguments: [String]) throws {
             var rest = arguments[...]
             if rest.first == "startup" { rest.removeFirst() }
             while let option = rest.popFirst() {
+                if option == "--photo", let value = rest.popFirst() {
+                    photo = value
+                    format = (value as NSString).pathExtension.lowercased()
+                    continue
+                }
                 if option == "--format", let value = rest.popFirst() {
                     guard FormatBenchmark.formats.contains(where: { $0.fileExtension == value || $0.name.lowercased() == value }) else {
                         throw BenchmarkError("--format takes one of \(FormatBenchmark.formats.map(\.fileExtension).joined(separator: ", "))")
@@ -62,7 +69,7 @@ public enum StartupBenchmark {
                 case "--warm-runs": warmRuns = number
                 default:
                     throw BenchmarkError("unknown option \(option); usage: vitrine-bench startup [--photos N] "
-                                         + "[--gestures N] [--paged N] [--columns N] [--warm-runs N] [--format jpg|heic|avif|webp|png]")
+                                         + "[--gestures N] [--paged N] [--columns N] [--warm-runs N] [--format jpg|heic|avif|webp|png] [--photo FILE]")
                 }
             }
         }
@@ -92,9 +99,19 @@ public enum StartupBenchmark {
         print("vitrine-bench startup: \(options.photoCount) photos of 12 MP, screen "
               + "\(Int(options.screen.width))x\(Int(options.screen.height)), grid.columns \(options.columns), "
               + "cache.megabytes \(settings.cache.megabytes)")
-        let made = try makeLibrary(in: photoFolder, count: options.photoCount, format: options.format)
-        print(String(format: "library: one 4000x3000 %@ of %.1f MB (made in %.2f s), hard-linked %d times",
-                     options.format.uppercased(), Double(made.bytes) / 1e6, made.seconds, options.photoCount))
+        if let photo = options.photo {
+            let original = (photoFolder as NSString).appendingPathComponent(".original." + options.format)
+            try FileManager.default.copyItem(atPath: photo, toPath: original)
+            for i in 1...options.photoCount {
+                let name = (photoFolder as NSString).appendingPathComponent(String(format: "IMG_%04d.", i) + options.format)
+                try systemCall("link", path: name) { link(original, name) }
+            }
+            print("library: \(photo) (\(try FileStatus(path: original).size) bytes), hard-linked \(options.photoCount) times")
+        } else {
+            let made = try makeLibrary(in: photoFolder, count: options.photoCount, format: options.format)
+            print(String(format: "library: one 4000x3000 %@ of %.1f MB (made in %.2f s), hard-linked %d times",
+                         options.format.uppercased(), Double(made.bytes) / 1e6, made.seconds, options.photoCount))
+        }
         print("resident memory before the first start: \(megabytes(ProcessHeap.residentBytes()))")
         print("")
 
