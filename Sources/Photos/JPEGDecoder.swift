@@ -71,18 +71,11 @@ public final class JPEGDecoder {
 
     /// The checked header of `file`, whose first bytes `start` were read already.
     func readHeader(start: [UInt8], file: PhotoFile) throws -> JPEGHeader {
-        var bytes = start
-        while true {
-            let layout = JPEGLayout(parsing: bytes[...])
-            if case let .endOfData(needed) = layout.stop, bytes.count < file.size {
-                let more = try file.readPrefix(max(needed, bytes.count * 2))
-                if more.count > bytes.count {  // else the file shrank under us: judge what we have
-                    bytes = more
-                    continue
-                }
-            }
-            return try header(of: bytes, layout: layout, fileSize: file.size, path: file.path)
+        let bytes = try file.readPrefix(from: start) { bytes in
+            if case let .endOfData(needed) = JPEGLayout(parsing: bytes[...]).stop { return needed }
+            return nil
         }
+        return try header(of: bytes, layout: JPEGLayout(parsing: bytes[...]), fileSize: file.size, path: file.path)
     }
 
     /// The checked header of a whole JPEG file held in memory.

@@ -130,24 +130,17 @@ extension PNGDecoder: ImageDecoder {
     }
 
     func header(start: [UInt8], file: PhotoFile) throws -> ImageHeader {
-        var bytes = start
-        while true {
-            let layout = PNGLayout(parsing: bytes[...])
-            // The chunks before IDAT go on past what was read (a large iCCP or iTXt): read on.
-            if case let .endOfData(needed) = layout.stop, bytes.count < file.size {
-                let more = try file.readPrefix(max(needed, bytes.count * 2))
-                if more.count > bytes.count {  // else the file shrank under us: judge what we have
-                    bytes = more
-                    continue
-                }
-            }
-            let tail = { () throws -> ArraySlice<UInt8> in
-                if bytes.count >= file.size { return bytes.suffix(PNGLayout.tailBytes) }
-                let count = min(PNGLayout.tailBytes, file.size)
-                return try file.read(count: count, at: file.size - count)[...]
-            }
-            return try header(of: bytes, layout: layout, tail: try tail(), fileSize: file.size, path: file.path)
+        // The chunks before IDAT may go on past what was read (a large iCCP or iTXt): read on.
+        let bytes = try file.readPrefix(from: start) { bytes in
+            if case let .endOfData(needed) = PNGLayout(parsing: bytes[...]).stop { return needed }
+            return nil
         }
+        let tail = { () throws -> ArraySlice<UInt8> in
+            if bytes.count >= file.size { return bytes.suffix(PNGLayout.tailBytes) }
+            let count = min(PNGLayout.tailBytes, file.size)
+            return try file.read(count: count, at: file.size - count)[...]
+        }
+        return try header(of: bytes, layout: PNGLayout(parsing: bytes[...]), tail: try tail(), fileSize: file.size, path: file.path)
     }
 
     func decode(_ bytes: [UInt8], path: String, to target: ImageSize) throws -> DecodedImage {

@@ -36,6 +36,19 @@ final class PhotoFile {
         try Self.unreadable(path) { () throws(SystemError) in try file.readPrefix(count) }
     }
 
+    /// The file's first bytes, `start` and then more for as long as `needed` (given what was
+    /// read) asks for a longer prefix: at least twice as much each time, so headers that go on
+    /// past the first read cost a few reads. Stops at the file's end, or when it shrank under us.
+    func readPrefix(from start: [UInt8], while needed: ([UInt8]) -> Int?) throws(PhotoError) -> [UInt8] {
+        var bytes = start
+        while bytes.count < size, let wanted = needed(bytes) {
+            let more = try readPrefix(max(wanted, bytes.count * 2))
+            guard more.count > bytes.count else { break }
+            bytes = more
+        }
+        return bytes
+    }
+
     /// Up to `count` bytes from `offset` on (fewer where the file ends): a box a container's index
     /// points at, without reading what lies before it.
     func read(count: Int, at offset: Int) throws(PhotoError) -> [UInt8] {
