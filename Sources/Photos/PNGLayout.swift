@@ -103,12 +103,15 @@ struct PNGLayout {
     static func trailingExifOrientation(in tail: ArraySlice<UInt8>) -> Int? {
         let tail = tail.suffix(tailBytes)
         let type = Array("eXIf".utf8)
+        // What each offset's chain came to, so that many candidates cost one walk in all (linear).
+        var leads = [UInt8](repeating: 0, count: tail.count + 1)  // 0 unknown, 1 yes, 2 no
         var candidate = tail.startIndex
         while candidate + 12 <= tail.endIndex {
             defer { candidate += 1 }
             guard tail[candidate + 4..<candidate + 8].elementsEqual(type) else { continue }
             let length = bigEndian(tail, at: candidate)
-            guard length <= tail.endIndex - candidate - 12, leadsToTheEnd(tail, from: candidate + 12 + length) else { continue }
+            guard length <= tail.endIndex - candidate - 12,
+                  leadsToTheEnd(tail, from: candidate + 12 + length, known: &leads) else { continue }
             let data = tail[candidate + 8..<candidate + 8 + length]
             let tiff = data.starts(with: EXIF.app1Header) ? data.dropFirst(EXIF.app1Header.count) : data
             return EXIF.orientationValue(app1Payload: ArraySlice(EXIF.app1Header + tiff))
@@ -117,17 +120,26 @@ struct PNGLayout {
     }
 
     /// True when the chunks from `offset` on end with an empty IEND exactly at the end of `bytes`.
-    private static func leadsToTheEnd(_ bytes: ArraySlice<UInt8>, from start: Int) -> Bool {
+    /// `known[offset - startIndex]` holds what a walk from an offset came to.
+    private static func leadsToTheEnd(_ bytes: ArraySlice<UInt8>, from start: Int, known: inout [UInt8]) -> Bool {
         var offset = start
-        while bytes.endIndex - offset >= 12 {
+        var path: [Int] = []
+        var result = false
+        while true {
+            let seen = known[offset - bytes.startIndex]
+            if seen != 0 { result = seen == 1; break }
+            path.append(offset)
+            guard bytes.endIndex - offset >= 12 else { break }
             let length = bigEndian(bytes, at: offset)
-            guard length <= bytes.endIndex - offset - 12 else { return false }
+            guard length <= bytes.endIndex - offset - 12 else { break }
             if bytes[offset + 4..<offset + 8].elementsEqual("IEND".utf8) {
-                return length == 0 && offset + 12 == bytes.endIndex
+                result = length == 0 && offset + 12 == bytes.endIndex
+                break
             }
             offset += 12 + length
         }
-        return false
+        for visited in path { known[visited - bytes.startIndex] = result ? 1 : 2 }
+        return result
     }
 
     private mutating func keep(_ block: ArraySlice<UInt8>, in list: WritableKeyPath<PNGLayout, [ArraySlice<UInt8>]>) {
