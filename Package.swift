@@ -55,6 +55,8 @@ let package = Package(
                        providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CLcms2", path: "Sources/CLcms2", pkgConfig: "lcms2",
                        providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // Only the benchmark links pixman, to compare the blitter with it.
         .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
                        providers: [.apt(["libpixman-1-dev"])]),
@@ -97,8 +99,12 @@ let package = Package(
         .target(name: "PNG", dependencies: ["Blitter", "CSpng", "Linux"]),
         // Colour management: a photo's ICC profile or CICP description converted to sRGB (lcms2).
         .target(name: "Colour", dependencies: ["Blitter", "CLcms2"]),
+        // Clips (SPEC §12): FFmpeg's demuxers, decoders and scaler, wrapped once.
+        .target(name: "Clips", dependencies: [
+            "Blitter", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Linux", "Config",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -204,6 +210,7 @@ let package = Package(
         ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "ColourTests", dependencies: ["Colour", "Blitter", "CLcms2"]),
+        .testTarget(name: "ClipsTests", dependencies: ["Clips", "Blitter", "Linux", "TestSupport"], exclude: ["Clips"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),

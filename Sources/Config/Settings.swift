@@ -18,6 +18,7 @@ public struct Settings: Equatable, Sendable {
     /// The grid's colours, which the renderer reads.
     public var grid = Grid()
     public var captions = Captions()
+    public var clips = Clips()
     /// The idle action, slideshow, blanking and opening hours (TOML: kiosk, schedule).
     public var kiosk = KioskPolicy.Parameters()
     public var cache = Cache()
@@ -101,6 +102,28 @@ public struct Settings: Equatable, Sendable {
         public func pixelSize(screenHeight: Double) -> Int {
             size > 0 ? size : max(8, Int((screenHeight * 0.03).rounded()))
         }
+    }
+
+    /// What a Live Photo's motion does (SPEC §12).
+    public enum LivePhotos: String, Equatable, Sendable, CaseIterable {
+        /// Touch and hold the photo in the pager for 0.5 s without moving: the motion plays once.
+        case hold
+        /// The motion plays once when the photo is opened.
+        case open
+        /// A Live Photo is its photo only.
+        case off
+    }
+
+    /// SPEC §12: clips and Live Photos.
+    public struct Clips: Equatable, Sendable {
+        /// Clips play in the pager; false: their poster frame only.
+        public var play = true
+        /// A clip starts again at its end while its page is open.
+        public var loop = true
+        public var livePhotos = LivePhotos.hold
+        /// Larger clips (4K: 8.3 MP) show their poster frame only, with a warning.
+        public var maxMegapixels = 8.0
+        public init() {}
     }
 
     public struct Cache: Equatable, Sendable {

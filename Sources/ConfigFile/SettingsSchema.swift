@@ -75,6 +75,12 @@ enum SettingsSchema {
             // Bounded by max_zoom too, checked once both are read (`ConfigLoader`).
             .number("double_tap_zoom", \.scene.pager.doubleTapZoom, in: maxZoomRange),
         ]),
+        SettingTable(name: "clips", keys: [
+            .boolean("play", \.clips.play),
+            .boolean("loop", \.clips.loop),
+            .choice("live_photos", \.clips.livePhotos),
+            .number("max_megapixels", \.clips.maxMegapixels, in: 0.1...100, unit: " MP"),
+        ]),
         SettingTable(name: "captions", keys: [
             .boolean("show", \.captions.show),
             .boolean("date", \.captions.date),

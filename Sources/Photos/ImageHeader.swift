@@ -1,3 +1,4 @@
+import Clips
 /// What a photo's headers say, checked by the decoder of its format: a size within the limits, the
 /// orientation, and what the decoder holds while it decodes. Read from the file's first bytes only.
 public struct ImageHeader: Equatable, Sendable {
@@ -12,8 +13,12 @@ public struct ImageHeader: Equatable, Sendable {
     public let workingBytes: Int
     /// A decoder warning about the headers (junk between segments); the image may still be fine.
     public let warning: String?
+    /// A clip's timing and codec (its poster frame is the image); nil for a still.
+    public let clip: ClipInfo?
 
-    public init(format: String, storedSize: ImageSize, orientation: Orientation, workingBytes: Int, warning: String? = nil) {
+    public init(format: String, storedSize: ImageSize, orientation: Orientation, workingBytes: Int, warning: String? = nil,
+                clip: ClipInfo? = nil) {
+        self.clip = clip
         self.format = format
         self.storedSize = storedSize
         self.orientation = orientation

@@ -1,3 +1,4 @@
+import Clips
 import Foundation
 
 /// One still picture of the library, as its headers describe it (nothing decoded), whatever its
@@ -14,11 +15,14 @@ public struct PhotoInfo: Hashable, Sendable {
     /// The decoder's working memory besides its output, whatever the target (a progressive
     /// JPEG's coefficients): `ImageHeader.workingBytes`.
     public let decoderBytes: Int
+    /// A clip's timing and codec, when the file is a clip (its poster frame is this picture).
+    public let clip: ClipInfo?
     /// The displayed size, after the orientation: the one layout uses.
     public var size: ImageSize { orientation.orientedSize(storedSize) }
 
     public init(path: String, fileSize: Int, modified: Date, format: String, storedSize: ImageSize,
-                orientation: Orientation, decoderBytes: Int = 0) {
+                orientation: Orientation, decoderBytes: Int = 0, clip: ClipInfo? = nil) {
+        self.clip = clip
         self.path = path
         self.fileSize = fileSize
         self.modified = modified
@@ -30,7 +34,8 @@ public struct PhotoInfo: Hashable, Sendable {
 
     public init(path: String, fileSize: Int, modified: Date, header: ImageHeader) {
         self.init(path: path, fileSize: fileSize, modified: modified, format: header.format, storedSize: header.storedSize,
-                  orientation: header.orientation, decoderBytes: header.workingBytes)
+                  orientation: header.orientation, decoderBytes: header.workingBytes,
+                  clip: header.clip)
     }
 
     /// What a decode of this photo holds besides its output: the file, read whole, and the

@@ -50,6 +50,9 @@ public final class Scene {
     }
 
     private var state = State.grid
+    /// The current page held still under one finger for the hold duration, until the finger lifts
+    /// or moves; nil otherwise. (Recognised in `frame(at:)`, issue #24.)
+    public internal(set) var pageHold: PageHold?
     private var owner = TouchOwner.none
     private var recognizer: GestureRecognizer
     private var lastOpenedIndex: Int?
