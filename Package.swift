@@ -104,7 +104,7 @@ let package = Package(
             "Blitter", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config", "RunLoopRules",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -121,7 +121,7 @@ let package = Package(
 
         // Rendering: the scene drawn over the decoded photos (Viewer, Renderer, PhotoStore).
         .target(name: "Rendering", dependencies: [
-            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text", "Quoting",
+            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text", "Quoting", "Clips", "RunLoopRules", "Linux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The kiosk's devices: the DRM display as the app uses it, the touch panels and keys.

@@ -167,14 +167,18 @@ final class KioskSession {
     /// back): the next frame is drawn whatever the scene says.
     func forceRedraw() { scheduler.forceRedraw() }
 
-    /// Decoded pixels arrived.
-    func imagesArrived() { scheduler.noteImagesArrived() }
+    /// A decode worker woke the loop: a photo's pixels arrived (the next frame may look different),
+    /// or a clip's frame did (it shows when it is due: `nextStep` asks when that is).
+    func imagesArrived() {
+        if viewer.takePhotosDecoded() { scheduler.noteImagesArrived() }
+    }
 
     /// What to do about drawing at `now`; `nextVblank` is when a flip queued now would be shown.
     func nextStep(now: Double, flipPending: Bool, nextVblank: Double) -> Step {
         guard policy.isScreenOn else { return .none }
         let moving = viewer.scene.isAnimating || viewer.scene.isTouching
-        switch scheduler.decide(now: now, moving: moving, flipPending: flipPending, nextVblank: nextVblank) {
+        switch scheduler.decide(now: now, moving: moving, flipPending: flipPending, nextVblank: nextVblank,
+                                nextChange: viewer.clips.nextChange) {
         case .sleep, .awaitFlip:
             return .none
         case .wait(let time):
