@@ -17,7 +17,7 @@ import RunLoopRules
 /// The clock starts when the first frame is shown (before, the poster shows): a clip whose decoder
 /// needs a moment to open starts from its first frame, not late. A source that fails is said once
 /// by the owner, and the player reports `failed`; a `stop` lets the worker go after the frame it
-/// is decoding, the frame loop never waits for it.
+/// is decoding, the frame loop never waits for it. `onExit` comes once both happened: the frames are gone.
 public final class ClipPlayer: @unchecked Sendable {
     /// Opens the clip at `path` for reading: the source, and the name of its decoder for the log
     /// ("h264_v4l2m2m (hardware)"), nil when there is nothing to say (a test's frames).
@@ -78,11 +78,12 @@ public final class ClipPlayer: @unchecked Sendable {
     private var levelsWanted: Bool
     private var decoder: String?
     private var workerRunning = true
+    private var released = false
     private let onExit: @Sendable () -> Void
 
     /// Starts the worker. `withLevels`: frames get their half-size levels (a transition carries
     /// the clip); `onFrame` is called on the worker after each frame and at the end (it should only
-    /// wake the loop); `onExit` when the worker has let go of everything (its ring's bytes are free).
+    /// wake the loop); `onExit` once the player is stopped and its worker gone (its ring's bytes are free).
     public init(path: String, clip: ClipInfo, frameSize: ImageSize, slots: Int = 4, loops: Bool,
                 tolerance: Double = ClipTimeline.exact, withLevels: Bool = false,
                 makeSource: @escaping SourceFactory, onFrame: @escaping @Sendable () -> Void,
@@ -97,12 +98,13 @@ public final class ClipPlayer: @unchecked Sendable {
         self.onExit = onExit
         let thread = Thread { [self] in
             work(makeSource: makeSource, onFrame: onFrame)
-            locked {
+            // A clip that ended keeps its frame on screen until it is stopped.
+            let release = locked {
                 workerRunning = false
-                ring.removeAll()
                 condition.broadcast()
+                return releaseOnce()
             }
-            onExit()
+            if release { onExit() }
         }
         thread.name = "vitrine-clip"
         thread.start()
@@ -133,12 +135,22 @@ public final class ClipPlayer: @unchecked Sendable {
 
     /// Lets the worker go after the frame it is decoding; never waits. The ring is dropped now.
     public func stop() {
-        locked {
+        let release = locked {
             stopping = true
             ring.removeAll()
             shownCount = 0
             condition.broadcast()
+            return releaseOnce()
         }
+        if release { onExit() }
+    }
+
+    /// True the one time the frames are gone for good: stopped, and the worker gone. (Lock held.)
+    private func releaseOnce() -> Bool {
+        guard stopping, !workerRunning, !released else { return false }
+        released = true
+        ring.removeAll()
+        return true
     }
 
     /// True until the worker has let go of the source and its frames.

@@ -30,6 +30,11 @@ public struct ClipTimeline: Equatable, Sendable {
         public var shown: Int
         /// Frames before it, given and never shown: passed over.
         public var dropped: Int
+
+        public init(shown: Int, dropped: Int) {
+            self.shown = shown
+            self.dropped = dropped
+        }
     }
 
     /// Sample times round in floating point (n / 60 against k / 30): a frame due within this much
