@@ -84,6 +84,9 @@ public final class ClipPlayback: PhotoImages {
         return (playing.index, time, frame.index)
     }
 
+    /// The item whose motion plays now, if any.
+    public var playingIndex: Int? { playing?.index }
+
     /// When the picture next changes by itself (the next frame due, scene time); nil when nothing
     /// plays or the next frame is not decoded yet (its arrival wakes the loop).
     public var nextChange: Double? { playing?.player.nextChange }

@@ -32,6 +32,10 @@ final class KioskSession {
     private(set) var touches = 0
     /// Times a photo became the one shown (opened or paged to), by whatever asked.
     private(set) var photosShown = 0
+    /// Clip frames shown and passed over by the viewers before this one (a reload replaces it).
+    private var earlierClipFrames = (shown: 0, dropped: 0)
+    var clipFramesShown: Int { earlierClipFrames.shown + viewer.clips.framesShown }
+    var clipFramesDropped: Int { earlierClipFrames.dropped + viewer.clips.framesDropped }
 
     /// `zone`: the opening hours' time zone.
     init(viewer: Viewer, settings: Settings, refreshPeriod: Double, now: Double, zone: LocalZone) {
@@ -52,6 +56,8 @@ final class KioskSession {
 
     /// New settings or a new screen: a new viewer, drawn from scratch.
     func replaceViewer(_ viewer: Viewer, settings: Settings) {
+        earlierClipFrames = (clipFramesShown, clipFramesDropped)
+        self.viewer.clips.stop()
         self.viewer = viewer
         policy.parameters = settings.kiosk
         onScreen = nil

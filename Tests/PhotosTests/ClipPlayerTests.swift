@@ -4,55 +4,7 @@ import Foundation
 @testable import Photos
 import RunLoopRules
 import Testing
-
-/// Frames as plain values: `count` frames at `fps`, each filled with a colour that names it, an
-/// error at `failAt`, and a gate that holds `nextFrame` until the test opens it.
-final class FakeClipSource: ClipFrameSource, @unchecked Sendable {
-    let info: ClipInfo
-    let count: Int
-    let failAt: Int?
-    private let lock = NSCondition()
-    private var next = 0
-    private var _requests: [ImageSize] = []
-    private var _rewinds = 0
-    private var gateOpen: Bool
-    struct Broken: Error, CustomStringConvertible { var description: String { "corrupt packet" } }
-
-    init(count: Int, fps: Double, width: Int = 320, height: Int = 180, failAt: Int? = nil, gated: Bool = false) {
-        info = ClipInfo(container: "fake", codec: "fake", storedWidth: width, storedHeight: height, rotation: 0,
-                        duration: Double(count) / fps, frameRate: fps)
-        self.count = count
-        self.failAt = failAt
-        gateOpen = !gated
-    }
-
-    /// The colour of frame `index`.
-    static func colour(_ index: Int) -> UInt32 { UInt32(0x10_0000 + index) }
-
-    var requests: [ImageSize] { lock.withLock { _requests } }
-    var rewinds: Int { lock.withLock { _rewinds } }
-    var framesRead: Int { lock.withLock { _requests.count } }
-
-    func open() {
-        lock.withLock { gateOpen = true; lock.broadcast() }
-    }
-
-    func nextFrame(width: Int, height: Int) throws -> ClipFrame? {
-        lock.lock()
-        defer { lock.unlock() }
-        while !gateOpen { lock.wait() }
-        if next == failAt { throw Broken() }
-        guard next < count else { return nil }
-        _requests.append(ImageSize(width: width, height: height))
-        defer { next += 1 }
-        return ClipFrame(index: next, time: Double(next) / info.frameRate,
-                         bitmap: Bitmap(width: width, height: height, color: Self.colour(next)))
-    }
-
-    func rewind() throws {
-        lock.withLock { next = 0; _rewinds += 1 }
-    }
-}
+import TestSupport
 
 @Suite struct ClipPlayerTests {
     func player(_ source: FakeClipSource, loops: Bool = false, slots: Int = 4,
