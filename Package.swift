@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "Colour", dependencies: ["Blitter", "CLcms2"]),
         // Clips (SPEC §12): FFmpeg's demuxers, decoders and scaler, wrapped once.
         .target(name: "Clips", dependencies: [
-            "Blitter", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
+            "Blitter", "Geometry", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Photos", dependencies: [
             "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config", "RunLoopRules",
