@@ -8,8 +8,8 @@ import Photos
 import RunLoopRules
 import Scene
 
-/// Which item's motion plays, and the picture it shows (SPEC §12): the images the renderer draws
-/// are the store's, with the playing clip's frame in place of its poster.
+/// Which item's motion plays, and the picture it shows (SPEC §12): the store's screen image of the
+/// playing item is its frame (`PhotoStore.clips`), in place of its poster.
 ///
 /// The current item plays while the scene is not in the grid (opening, pager, dismissing,
 /// closing: the transitions carry the playing picture): a clip with `clips.play`, looping with
@@ -22,7 +22,7 @@ import Scene
 /// Each new frame gets a content version of its own on the pages and the moving photo that show
 /// the item (not on its grid cell, which keeps its poster), so the renderer's caches and
 /// `showsSamePicture` stay exact.
-public final class ClipPlayback: PhotoImages {
+public final class ClipPlayback {
     public let settings: Settings.Clips
     private let store: PhotoStore
     private let screenSize: ImageSize
@@ -218,14 +218,9 @@ public final class ClipPlayback: PhotoImages {
         }
     }
 
-    // MARK: - PhotoImages
-
-    public func thumbnail(_ index: Int) -> Bitmap? { store.thumbnail(index) }
-
-    public func screenImage(_ index: Int) -> MipChain? {
-        if let playing, playing.index == index, let shown = playing.shown { return shown.image }
-        return store.screenImage(index)
+    /// The frame item `index` shows now, when it plays and its first frame is decoded.
+    public func shownImage(_ index: Int) -> MipChain? {
+        guard let playing, playing.index == index else { return nil }
+        return playing.shown?.image
     }
-
-    public func caption(_ index: Int) -> Caption? { store.caption(index) }
 }

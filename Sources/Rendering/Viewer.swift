@@ -14,7 +14,7 @@ public final class Viewer {
     public let screenSize: Size
     public let scene: Scene
     public let store: PhotoStore
-    /// The playing clip (SPEC §12): what the renderer draws is the store's images with its frame.
+    /// The playing clip (SPEC §12): the store's screen image of its item is the frame it shows.
     public let clips: ClipPlayback
     private let renderer: Renderer
     private let photosDecoded: DecodedFlag
@@ -45,6 +45,7 @@ public final class Viewer {
                            })
         clips = ClipPlayback(settings: settings.clips, store: store, screenSize: screenSize, logger: logger,
                              makeSource: clipSources, onFrame: onDecoded)
+        store.clips = clips
         renderer = Renderer(grid: settings.grid, captions: Self.captionPainter(settings.captions, screenSize: screenSize, logger: logger))
     }
 
@@ -110,7 +111,7 @@ public final class Viewer {
     /// Draws `frame` into `target`; returns the rows that changed since the last frame drawn there.
     @discardableResult
     public func draw(_ frame: SceneFrame, into target: inout Bitmap) -> RowSet {
-        renderer.render(frame, images: clips, into: &target)
+        renderer.render(frame, images: store, into: &target)
     }
 }
 

@@ -79,7 +79,7 @@ import Testing
         #expect(Set(versions).count == 19)
         // The page draws the frame shown: frame 18 fills the middle of the screen.
         #expect(canvas[160, 100] == FakeClipSource.colour(18))
-        #expect(viewer.clips.screenImage(1)?.image[0, 0] == FakeClipSource.colour(18))
+        #expect(viewer.store.screenImage(1)?.image[0, 0] == FakeClipSource.colour(18))
         #expect(sources.opens == ["/nonexistent/b.mp4"])
         #expect(viewer.clips.framesShown == 19 && viewer.clips.framesDropped == 0)
     }
@@ -162,7 +162,7 @@ import Testing
         }
         // Six frames of two vblanks each, once; then the still (never decoded here) again.
         #expect(shown == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5])
-        #expect(viewer.clips.playingIndex == nil && viewer.clips.screenImage(3) == nil)
+        #expect(viewer.clips.playingIndex == nil && viewer.store.screenImage(3) == nil)
         #expect(placement(viewer.frame(at: t), 3)?.contentVersion == 0)
         #expect(sources.opens == ["/nonexistent/d.mov"])
     }
