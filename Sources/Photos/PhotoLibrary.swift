@@ -3,11 +3,12 @@ import Foundation
 import Linux
 import Logging
 
-/// The items of one directory: every file with a photo format's name (`PhotoDecoder.isCandidateName`:
-/// *.jpg / *.jpeg, any case; not hidden, not a copy or sync tool's partial file, not in
+/// The items of one directory: every file with a name a decoder lists (`PhotoDecoder.isCandidateName`:
+/// *.jpg, *.heic, *.mov …, any case; not hidden, not a copy or sync tool's partial file, not in
 /// subdirectories) whose content a decoder claims and whose headers are sound, in the configured
-/// order. Only headers are read, each file opened once; bad files are left out with one warning
-/// each and listed in `rejects`.
+/// order; a clip is a clip item, and a Live Photo's still and motion one item (`LivePhotoPairing`).
+/// Only headers are read, each file opened once; bad files are left out with one warning each and
+/// listed in `rejects`.
 public struct PhotoLibrary: Sendable {
     public let directory: String
     public let items: [LibraryItem]
@@ -50,7 +51,8 @@ public struct PhotoLibrary: Sendable {
                 a.element.modified != b.element.modified ? a.element.modified < b.element.modified : a.offset < b.offset
             }.map(\.element)
         }
-        items = photos.map(LibraryItem.still)
+        // After the sort: a Live Photo takes its still's place.
+        items = LivePhotoPairing.items(from: photos)
         self.rejects = rejects
     }
 

@@ -18,8 +18,9 @@ struct DrawnPicture: Equatable {
 
     enum Content: Equatable {
         /// A photo or grid cell: its exact rect, the image drawn (nil: the placeholder colour), its
-        /// alpha in 256ths and its content version (a clip's frame drawn from the same storage).
-        case picture(rect: Rect, image: ImageIdentity?, alpha: Int, contentVersion: Int)
+        /// alpha in 256ths, its content version (a clip's frame drawn from the same storage) and
+        /// a cell's badge (a clip's duration; the cell's size gives the badge's).
+        case picture(rect: Rect, image: ImageIdentity?, alpha: Int, contentVersion: Int, badge: String? = nil)
         /// The cell a transition carries: nothing drawn, kept so the cells after it keep their place.
         case hiddenCell
         /// A caption laid over its page, moved `offsetX` whole pixels, at `alpha` (by its

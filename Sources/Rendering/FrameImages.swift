@@ -29,6 +29,9 @@ final class FrameImages: PhotoImages {
         return image
     }
 
+    /// Not held: the items change only between frames (`PhotoStore.replaceItems`, on this thread).
+    func badge(_ index: Int) -> String? { source.badge(index) }
+
     func caption(_ index: Int) -> Caption? {
         if let known = captions[index] { return known }
         let caption = source.caption(index)

@@ -16,6 +16,8 @@ final class GridLayerCache {
         var hiddenIndex: Int?
         var cells: [GridCell]
         var thumbnails: [ThumbnailIdentity?]
+        /// The cells' badges (a clip's duration), in the order of `cells`.
+        var badges: [String?]
     }
 
     /// A thumbnail's pixel storage. The cache keeps the bitmaps it drew (`drawn`), so storage with
@@ -48,20 +50,22 @@ final class GridLayerCache {
         bitmap = Bitmap(width: 0, height: 0)
     }
 
-    /// The grid of `frame` at `size`, drawn with `draw(frame, thumbnails, &layer)` when it differs
-    /// from the last one.
+    /// The grid of `frame` at `size`, drawn with `draw(frame, thumbnails, badges, &layer)` when it
+    /// differs from the last one.
     func layer(for frame: SceneFrame, images: PhotoImages, size: PixelRect, grid: Settings.Grid,
-               draw: (SceneFrame, [Bitmap?], inout Bitmap) -> Void) -> Bitmap {
+               draw: (SceneFrame, [Bitmap?], [String?], inout Bitmap) -> Void) -> Bitmap {
         let thumbnails = frame.gridCells.map { $0.index == frame.hiddenIndex ? nil : images.thumbnail($0.index) }
+        let badges = frame.gridCells.map { $0.index == frame.hiddenIndex ? nil : images.badge($0.index) }
         let newKey = Key(width: size.width, height: size.height, backgroundColor: grid.backgroundColor,
                          placeholderColor: grid.placeholderColor, hiddenIndex: frame.hiddenIndex,
-                         cells: frame.gridCells, thumbnails: thumbnails.map { $0.map(ThumbnailIdentity.init) })
+                         cells: frame.gridCells, thumbnails: thumbnails.map { $0.map(ThumbnailIdentity.init) },
+                         badges: badges)
         if newKey != key {
             key = nil
             if bitmap.width != size.width || bitmap.height != size.height {
                 bitmap = Bitmap(width: size.width, height: size.height)
             }
-            draw(frame, thumbnails, &bitmap)
+            draw(frame, thumbnails, badges, &bitmap)
             key = newKey
             drawn = thumbnails
         }

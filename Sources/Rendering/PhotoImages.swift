@@ -11,9 +11,14 @@ public protocol PhotoImages: AnyObject {
     func screenImage(_ index: Int) -> MipChain?
     /// The photo's caption, once read (by the decode worker, with the photo's screen image).
     func caption(_ index: Int) -> Caption?
+    /// What the item's grid cell shows in its corner: a clip's duration (`0:12`); nil for a
+    /// photo or a Live Photo (iOS shows none for those in the grid).
+    func badge(_ index: Int) -> String?
 }
 
 extension PhotoImages {
     /// No captions: pictures only.
     public func caption(_ index: Int) -> Caption? { nil }
+    /// No badges: stills only.
+    public func badge(_ index: Int) -> String? { nil }
 }

@@ -20,6 +20,16 @@ public final class PhotoStore: PhotoImages {
                                cellSide: Int(cellSide.rounded(.up)), maxZoom: maxZoom, cacheMegabytes: cacheMegabytes,
                                decoding: DecodeOptions(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes, files: files),
                                thumbnailCache: thumbnailCache, captionReader: captionReader, logger: logger, onDecoded: onDecoded)
+        badges = Self.badges(of: items)
+    }
+
+    /// Each item's grid badge, made once per library rather than per cell and frame.
+    private var badges: [String?]
+
+    static func badges(of items: [LibraryItem]) -> [String?] {
+        items.map { item in
+            if case let .clip(clip) = item.kind { clip.durationLabel } else { nil }
+        }
     }
 
     public var items: [LibraryItem] { images.items }
@@ -27,6 +37,7 @@ public final class PhotoStore: PhotoImages {
     /// The library changed (rescan, inotify): forget what belongs to items that are gone or changed.
     public func replaceItems(_ items: [LibraryItem]) {
         images.replaceItems(items)
+        badges = Self.badges(of: items)
     }
 
     /// Item sizes after the orientation, for the scene's layout.
@@ -41,6 +52,7 @@ public final class PhotoStore: PhotoImages {
     public func thumbnail(_ index: Int) -> Bitmap? { images.thumbnail(index) }
     public func screenImage(_ index: Int) -> MipChain? { clips?.shownImage(index) ?? images.screenImage(index) }
     public func caption(_ index: Int) -> Caption? { images.caption(index) }
+    public func badge(_ index: Int) -> String? { badges.indices.contains(index) ? badges[index] : nil }
 
     // MARK: - What to decode
 

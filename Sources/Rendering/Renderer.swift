@@ -15,13 +15,15 @@ import Scene
 /// layer and each frame copies it, dimmed in the same pass. The caches are keyed by what their
 /// pixels depend on, content versions included.
 ///
-/// Captions (with a `CaptionPainter`) go over everything else, each with its page.
+/// Captions (with a `CaptionPainter`) go over everything else, each with its page. A grid cell's
+/// badge (a clip's duration, `PhotoImages.badge`) is part of the cell (`CellBadgePainter`).
 ///
 /// `render` returns the rows that changed since the picture it drew last into the same bitmap
 /// (`DrawnPicture`): the display writes only those.
 public struct Renderer {
     public var grid: Settings.Grid
     public let captions: CaptionPainter?
+    public let badges: CellBadgePainter
     private let gridLayer = GridLayerCache()
     private let last = LastPicture()
 
@@ -32,9 +34,10 @@ public struct Renderer {
         var target: (address: UnsafeRawPointer?, width: Int, height: Int)?
     }
 
-    public init(grid: Settings.Grid, captions: CaptionPainter? = nil) {
+    public init(grid: Settings.Grid, captions: CaptionPainter? = nil, badges: CellBadgePainter = CellBadgePainter()) {
         self.grid = grid
         self.captions = captions
+        self.badges = badges
     }
 
     /// Draws `frame` into `target`; returns the rows of `target` that differ from the picture
@@ -67,10 +70,11 @@ public struct Renderer {
         } else if level == 0 && photos.isEmpty {
             // The plain grid (scrolling): drawn directly, it changes with every frame.
             gridLayer.clear()
-            drawGrid(frame, thumbnails: frame.gridCells.map { images.thumbnail($0.index) }, into: &target)
+            drawGrid(frame, thumbnails: frame.gridCells.map { images.thumbnail($0.index) },
+                     badges: frame.gridCells.map { images.badge($0.index) }, into: &target)
         } else {
-            let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, layer in
-                drawGrid(frame, thumbnails: thumbnails, into: &layer)
+            let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, badges, layer in
+                drawGrid(frame, thumbnails: thumbnails, badges: badges, into: &layer)
             }
             for rect in uncovered {
                 target.blend(rect, color: Pixel.black, alpha: min(1, frame.backgroundAlpha), over: layer)
@@ -93,6 +97,7 @@ public struct Renderer {
         placed.pages = pages
         drawCaptions(placed, images: images, into: &target, except: Set(bands.keys))
         captions?.finishFrame()
+        badges.finishFrame()
     }
 
     /// The captions the frame shows (`CaptionPlacement`), over the photos; `except` the pages
@@ -147,6 +152,7 @@ public struct Renderer {
                 } else {
                     target.fill(clip, color: grid.placeholderColor)
                 }
+                if let badge = images.badge(cell.index) { badges.draw(badge, cell: rect, clip: clip, into: &target) }
             }
             if frame.backgroundAlpha > 0 {
                 target.blend(screen, color: Pixel.black, alpha: min(1, frame.backgroundAlpha))
@@ -178,7 +184,7 @@ public struct Renderer {
                 let area = rect.enclosingPixels.intersection(screen)
                 let content: DrawnPicture.Content = cell.index == frame.hiddenIndex ? .hiddenCell
                     : .picture(rect: rect, image: images.thumbnail(cell.index).map(ImageIdentity.init),
-                               alpha: PixelMath.opaque, contentVersion: cell.contentVersion)
+                               alpha: PixelMath.opaque, contentVersion: cell.contentVersion, badge: images.badge(cell.index))
                 picture.items.append(DrawnPicture.Item(area: area, content: content))
             }
         }
@@ -208,9 +214,9 @@ public struct Renderer {
         return picture
     }
 
-    /// The grid cells (`thumbnails` in the order of `frame.gridCells`) and the background in the
-    /// gaps between them, which is all the screen the cells do not cover.
-    private func drawGrid(_ frame: SceneFrame, thumbnails: [Bitmap?], into target: inout Bitmap) {
+    /// The grid cells (`thumbnails` and `badges` in the order of `frame.gridCells`) and the
+    /// background in the gaps between them, which is all the screen the cells do not cover.
+    private func drawGrid(_ frame: SceneFrame, thumbnails: [Bitmap?], badges labels: [String?], into target: inout Bitmap) {
         let screen = target.bounds
         var covered: [PixelRect] = []
         let rects = frame.gridCells.map { Self.onWholePixels($0.rect) }
@@ -230,6 +236,7 @@ public struct Renderer {
             } else {
                 target.fill(clip, color: grid.placeholderColor)
             }
+            if let badge = labels[i] { badges.draw(badge, cell: rects[i], clip: clip, into: &target) }
         }
     }
 

@@ -46,7 +46,8 @@ public final class Viewer {
         clips = ClipPlayback(settings: settings.clips, store: store, screenSize: screenSize, logger: logger,
                              makeSource: clipSources, onFrame: onDecoded)
         store.clips = clips
-        renderer = Renderer(grid: settings.grid, captions: Self.captionPainter(settings.captions, screenSize: screenSize, logger: logger))
+        renderer = Renderer(grid: settings.grid, captions: Self.captionPainter(settings.captions, screenSize: screenSize, logger: logger),
+                            badges: CellBadgePainter(font: settings.captions.font) { logger.warning("\($0)") })
     }
 
     /// The caption painter, when captions are shown and a font can be found; a missing font is said

@@ -50,9 +50,17 @@ public final class Scene {
     }
 
     private var state = State.grid
-    /// The current page held still under one finger for the hold duration, until the finger lifts
-    /// or moves; nil otherwise. (Recognised in `frame(at:)`, issue #24.)
+    /// The current page held still under one finger for `SceneParameters.holdDuration` (SPEC §12),
+    /// at 1x and at rest, until the finger lifts, moves past the tap slop or a second finger lands;
+    /// nil otherwise. A finger at rest sends no events: `frame(at:)`, sampled at every vblank while a
+    /// finger is down, sees the time pass as the touch frames do.
     public internal(set) var pageHold: PageHold?
+    /// The touch that may become a hold: the page it landed on, and when.
+    private var holdCandidate: (index: Int, downTime: Double)?
+    /// This touch, and the one before it, became a hold: neither makes a double tap (with a tap
+    /// timeout longer than the hold, the recognizer would call its lift a tap).
+    private var touchHeld = false
+    private var previousTouchHeld = false
     private var owner = TouchOwner.none
     private var recognizer: GestureRecognizer
     private var lastOpenedIndex: Int?
@@ -139,6 +147,7 @@ public final class Scene {
                                drawsGrid: alpha < 1, gridCells: grid.visibleCells(), hiddenIndex: grid.hiddenIndex,
                                backgroundAlpha: alpha, pages: pages, movingPhoto: moving)
         if !contentVersions.isEmpty { stampContentVersions(&frame) }
+        updateHold()
         return frame
     }
 
@@ -163,6 +172,9 @@ public final class Scene {
         for event in recognizer.handle(frame) {
             handle(event, at: now)
         }
+        // A second finger (even one too close to the first to make a pinch) or the lift.
+        if frame.contacts.count != 1 { clearHold() }
+        updateHold()
     }
 
     /// Esc or Back: zoom out to the grid.
@@ -219,6 +231,7 @@ public final class Scene {
         state = .closing(ZoomTransition.closing(index, rect: rect, alpha: alpha, to: grid, from: pager,
                                                 duration: parameters.closeDuration, time: now))
         if recognizer.isTouching { owner = .ignored }
+        clearHold()
     }
 
     /// Opens photo `index` from its grid cell, as a tap on it does.
@@ -303,6 +316,8 @@ public final class Scene {
         photoSizes = sizes
         // Indices name other photos now; their content tells its versions again.
         contentVersions = [:]
+        // A hold lasts while its page stays the current one.
+        defer { updateHold() }
         grid.setPhotoCount(count)
 
         if case .grid = state {
@@ -367,6 +382,28 @@ public final class Scene {
     /// The finger that is down no longer drives anything.
     private func endTouch() {
         owner = recognizer.isTouching ? .ignored : .none
+        clearHold()
+    }
+
+    /// The hold begins once the finger has rested for the hold duration, while the touch still
+    /// drives nothing but the page it landed on, at 1x.
+    private func updateHold() {
+        guard let candidate = holdCandidate else { return }
+        guard case .pager = state, case .pagerUndecided = owner, !pager.isZoomed,
+              pager.currentIndex == candidate.index else {
+            clearHold()
+            return
+        }
+        let time = candidate.downTime + SceneParameters.holdDuration
+        if pageHold == nil, now >= time {
+            pageHold = PageHold(index: candidate.index, time: time)
+            touchHeld = true
+        }
+    }
+
+    private func clearHold() {
+        holdCandidate = nil
+        pageHold = nil
     }
 
     private func currentPhotoChanged(to index: Int) {
@@ -379,6 +416,8 @@ public final class Scene {
         case let .down(point):
             touchDown(at: point, time: time)
         case let .panBegan(pan), let .panChanged(pan):
+            // Past the tap slop: a drag, never a hold.
+            clearHold()
             move(pan, at: time)
         case let .panEnded(pan):
             release(velocity: pan.velocity, at: time)
@@ -387,11 +426,12 @@ public final class Scene {
         case let .doubleTap(point):
             // In the grid the second tap is a tap of its own (the first may have stopped a scroll).
             if case .grid = owner { tap(at: point, time: time) }
-            if case .pagerUndecided = owner, case .pager = state {
+            if case .pagerUndecided = owner, case .pager = state, !touchHeld, !previousTouchHeld {
                 owner = .none
                 pager.toggleZoom(at: point, at: time)
             }
         case .pinchBegan:
+            clearHold()
             if case .pagerUndecided = owner, case .pager = state {
                 owner = .pinching
                 pager.beginPinch()
@@ -425,6 +465,9 @@ public final class Scene {
         case let .up(_, velocity):
             release(velocity: velocity, at: time)
             owner = .none
+            clearHold()
+            previousTouchHeld = touchHeld
+            touchHeld = false
         }
     }
 
@@ -444,6 +487,10 @@ public final class Scene {
         case .pager:
             pager.hold(at: time)
             owner = .pagerUndecided
+            // On the page's picture, at rest at 1x: a hold if it rests long enough.
+            if pager.canDismiss, pager.frame(of: pager.currentIndex)?.contains(point) == true {
+                holdCandidate = (pager.currentIndex, time)
+            }
         case let .opening(transition):
             catchPhoto(transition.index, rect: transition.rect(at: time), alpha: transition.alpha(at: time),
                        finger: point)

@@ -16,6 +16,10 @@ public struct SceneParameters: Equatable, Sendable {
     public var open = Spring(duration: 0.5, dampingRatio: 0.8)
     /// The zoom back into the cell without a drag, on the ease-out bezier (0, 0, 0.58, 1).
     public var closeDuration = 0.25
+    /// A finger resting this long on the pager's page at 1x, within the tap slop, is a hold
+    /// (`Scene.pageHold`: a Live Photo's motion plays). SPEC §12 fixes it, as UIKit's long press
+    /// does, so it is no setting; it is longer than any tap (`gestures.tapTimeout`'s default 0.3 s).
+    public static let holdDuration = 0.5
 
     public init() {}
 

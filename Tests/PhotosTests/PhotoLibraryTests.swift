@@ -72,6 +72,22 @@ import Testing
         #expect(library.items[0].modified == base.addingTimeInterval(10))
     }
 
+    /// A Live Photo whose .mov is broken: the still is a still, and the motion, once the decoder
+    /// lists clips' names, one reject with one warning, as any bad file.
+    @Test func aLivePhotosBrokenMotionLeavesItsStillAStill() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: TestJPEGs.path("orientation/Landscape_1.jpg"), toPath: dir.file("IMG_1234.JPG"))
+        try Data("not a movie at all".utf8).write(to: URL(fileURLWithPath: dir.file("IMG_1234.MOV")))
+        let log = LogRecorder()
+        let library = try PhotoLibrary(scanning: dir.path, logger: log.logger)
+        #expect(library.items.map(\.name) == ["IMG_1234.JPG"])
+        #expect(library.items.first?.kind == .still)
+        let listed = PhotoLibrary.isPhotoName("IMG_1234.MOV")
+        #expect(library.rejects.map(\.path) == (listed ? [dir.file("IMG_1234.MOV")] : []))
+        #expect(log.messages.filter { $0.level == .warning }.count == (listed ? 1 : 0))
+    }
+
     @Test func missingDirectoryThrows() {
         #expect(throws: PhotoError.self) {
             try PhotoLibrary(scanning: "/nonexistent/vitrine-photos", logger: LogRecorder().logger)

@@ -12,9 +12,11 @@ private final class Pictures: PhotoImages {
     var thumbnails: [Int: Bitmap] = [:]
     var screenImages: [Int: MipChain] = [:]
     var captions: [Int: Caption] = [:]
+    var badges: [Int: String] = [:]
     func thumbnail(_ index: Int) -> Bitmap? { thumbnails[index] }
     func screenImage(_ index: Int) -> MipChain? { screenImages[index] }
     func caption(_ index: Int) -> Caption? { captions[index] }
+    func badge(_ index: Int) -> String? { badges[index] }
 }
 
 /// Pictures whose thumbnail `arriving` appears after its first lookup, as a decode worker may add
@@ -37,6 +39,7 @@ private final class ArrivingPictures: PhotoImages {
 
     func screenImage(_ index: Int) -> MipChain? { pictures.screenImage(index) }
     func caption(_ index: Int) -> Caption? { pictures.caption(index) }
+    func badge(_ index: Int) -> String? { pictures.badge(index) }
 }
 
 /// A photo with a per-photo alpha shows what is under it (SPEC §3's constant-alpha blend, the
@@ -213,6 +216,34 @@ private final class ArrivingPictures: PhotoImages {
         #expect(area.minY > 0)
     }
 
+    /// A clip's duration that appears on its cell (the library rescanned) changes the cell's rows
+    /// only, in the plain grid and under a transition (the cached grid layer); the picture is
+    /// `renderDirectly`'s.
+    @Test func aBadgeThatAppearsChangesOnlyItsCellsRows() {
+        let pictures = Self.pictures(seed: 14)
+        pictures.thumbnails[5] = nil  // over the placeholder too
+        let renderer = Renderer(grid: Settings.Grid(), badges: CellBadgePainter(font: "DejaVu Sans"))
+        let moving = PhotoPlacement(index: 0, rect: Rect(x: 30, y: 20, width: 90, height: 60), alpha: 1)
+        for frame in [Self.frame(), Self.frame(mode: .opening, background: 0.4, moving: moving)] {
+            pictures.badges = [:]
+            var target = Bitmap(width: Self.width, height: Self.height)
+            renderer.render(frame, images: pictures, into: &target)
+            pictures.badges = [6: "0:12", 5: "1:05"]
+            // Cells 5 and 6: row 1, 44..<80.
+            #expect(renderer.render(frame, images: pictures, into: &target) == RowSet(44..<80))
+            var direct = Bitmap(width: Self.width, height: Self.height)
+            renderer.renderDirectly(frame, images: pictures, into: &direct)
+            #expect(target.pixels == direct.pixels)
+            #expect(renderer.render(frame, images: pictures, into: &target).isEmpty)
+            pictures.badges[6] = "0:13"
+            #expect(renderer.render(frame, images: pictures, into: &target) == RowSet(44..<80))
+            pictures.badges = [:]
+            #expect(renderer.render(frame, images: pictures, into: &target) == RowSet(44..<80))
+            renderer.renderDirectly(frame, images: pictures, into: &direct)
+            #expect(target.pixels == direct.pixels)
+        }
+    }
+
     /// A thumbnail that arrives while a frame is composed (after the cell was drawn as a
     /// placeholder): the next frame reports the cell's rows, so the display copies the thumbnail.
     /// (Recorded from a second lookup, the cell was once taken as drawn and never copied: a kiosk
@@ -239,12 +270,13 @@ private final class ArrivingPictures: PhotoImages {
         captions.size = 14
         let renderer = Renderer(grid: Settings.Grid(),
                                 captions: try CaptionPainter(settings: captions, screenSize: Size(width: Double(Self.width),
-                                                                                                 height: Double(Self.height))))
+                                                                                                 height: Double(Self.height))),
+                                badges: CellBadgePainter(font: "DejaVu Sans"))
         var target = Bitmap(width: Self.width, height: Self.height)
         var frame = Self.frame()
         var reported = 0
         for step in 0..<300 {
-            switch rng.next() % 9 {
+            switch rng.next() % 10 {
             case 0: frame = Self.frame(scroll: Double(rng.next() % 40))
             case 1:
                 let rect = Rect(x: Double(rng.next() % 60) - 20, y: Double(rng.next() % 40) - 10, width: 120, height: 80)
@@ -274,6 +306,10 @@ private final class ArrivingPictures: PhotoImages {
                 let index = Int(rng.next() % 12)
                 pictures.screenImages[index] = pictures.screenImages[index] == nil
                     ? MipChain(TestImages.structured(width: 120, height: 80, using: &rng)) : nil
+            case 8:
+                // A clip's duration on its cell, another, or none.
+                let index = Int(rng.next() % 12)
+                pictures.badges[index] = [nil, "0:12", "12:34"][Int(rng.next() % 3)]
             default:
                 break  // the same frame again
             }
