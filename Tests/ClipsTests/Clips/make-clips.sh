@@ -43,7 +43,7 @@ open("bad-no-streams.mp4", "wb").write(box(b"ftyp", b"isom" + struct.pack(">I", 
 
 # Absurd dimensions: the 30 fps clip's sample entry says 20000 pixels wide.
 data = bytearray(open("h264-30fps.mp4", "rb").read())
-at = data.index(b"avc1")
+at = data.index(b"avc1", data.index(b"stsd"))
 struct.pack_into(">H", data, at + 28, 20000)
 open("bad-absurd-size.mp4", "wb").write(data)
 PY
