@@ -177,7 +177,7 @@ let package = Package(
         // The fuzz targets' entries (Fuzz/README.md): scripts/fuzz links each with libFuzzer, and the
         // tests replay the committed corpora through the same entries.
         .target(name: "FuzzTargets", dependencies: [
-            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP",
+            "Touch", "Geometry", "Photos", "Clips", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Fuzz/Targets"),
 
@@ -210,7 +210,7 @@ let package = Package(
         ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "ColourTests", dependencies: ["Colour", "Blitter", "CLcms2"]),
-        .testTarget(name: "ClipsTests", dependencies: ["Clips", "Blitter", "Linux", "TestSupport"], exclude: ["Clips"]),
+        .testTarget(name: "ClipsTests", dependencies: ["Clips", "Blitter", "Linux", "TestSupport", "FuzzTargets"], exclude: ["Clips"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),

@@ -43,7 +43,24 @@ open("bad-no-streams.mp4", "wb").write(box(b"ftyp", b"isom" + struct.pack(">I", 
 
 # Absurd dimensions: the 30 fps clip's sample entry says 20000 pixels wide.
 data = bytearray(open("h264-30fps.mp4", "rb").read())
-at = data.index(b"avc1")
+at = data.index(b"avc1", data.index(b"stsd"))
 struct.pack_into(">H", data, at + 28, 20000)
 open("bad-absurd-size.mp4", "wb").write(data)
 PY
+
+# The `clip` fuzz target's seeds (Fuzz/Corpus/clip): tiny clips, 64x48 and 4 frames, one per
+# container and codec, and cuts of one.
+seeds=../../../Fuzz/Corpus/clip
+mkdir -p "$seeds"
+tiny="testsrc2=size=64x48:rate=10"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libx264 -preset veryfast -crf 35 -pix_fmt yuv420p "$seeds/h264.mp4"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libx264 -preset veryfast -crf 35 -pix_fmt yuvj420p "$seeds/h264-fullrange.mov"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libx264 -preset veryfast -crf 35 -pix_fmt yuv420p10le "$seeds/h264-10bit.mkv"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libx265 -preset veryfast -crf 40 -tag:v hvc1 -x265-params log-level=error "$seeds/hevc.mp4"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 50k "$seeds/vp9.webm"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libvpx -deadline realtime -cpu-used 8 -b:v 50k "$seeds/vp8.webm"
+$ff -f lavfi -i "$tiny" -frames:v 4 -c:v libaom-av1 -cpu-used 8 -b:v 50k "$seeds/av1.mkv"
+$ff -i "$seeds/h264.mp4" -c copy -metadata:s:v:0 rotate=270 "$seeds/h264-rotated.mp4"
+cp bad-no-streams.mp4 "$seeds/bad-no-streams.mp4"
+size=$(stat -c %s "$seeds/hevc.mp4")
+head -c $((size / 2)) "$seeds/hevc.mp4" > "$seeds/bad-truncated-hevc.mp4"
