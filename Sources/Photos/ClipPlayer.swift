@@ -42,8 +42,11 @@ public final class ClipPlayer: @unchecked Sendable {
         public var frame: Frame?
         /// The clip's time at the sample (its position within the pass); nil before it starts.
         public var clipTime: Double?
-        /// The frame changed at this sample.
+        /// Another frame is shown from this sample on.
         public var changed = false
+        /// The same frame is shown with its half-size levels added (a transition started to
+        /// shrink it): the same picture at its size, another one drawn small.
+        public var relevelled = false
         /// Frames passed over unseen at this sample.
         public var dropped = 0
         /// A clip that plays once has played past its end.
@@ -76,6 +79,8 @@ public final class ClipPlayer: @unchecked Sendable {
     private var finishReported = false
     private var stopping = false
     private var levelsWanted: Bool
+    /// The frame on screen was last returned with its levels.
+    private var shownHasLevels = false
     private var decoder: String?
     private var workerRunning = true
     private var released = false
@@ -127,8 +132,10 @@ public final class ClipPlayer: @unchecked Sendable {
         return body()
     }
 
-    /// Whether the frames decoded from now on get their half-size levels: while a transition
-    /// carries the clip (it may shrink it by more than 2x); the pager draws a frame at its size.
+    /// Whether the frames get their half-size levels: while a transition shrinks the clip (it may
+    /// by more than 2x); the pager draws a frame at its size, and a level costs more than a frame's
+    /// conversion (13 ms for 1080p here). When they become wanted, the worker adds them to the
+    /// frames already decoded, the one on screen included (`Sample.relevelled`).
     public func setLevelsWanted(_ wanted: Bool) {
         locked { levelsWanted = wanted }
     }
@@ -181,7 +188,6 @@ public final class ClipPlayer: @unchecked Sendable {
                 // now, which makes room for the worker to decode the one after.
                 if let pick = timeline.pick(ring.map(\.stamp), shownCount: shownCount, at: t), pick.shown > 0 {
                     sample.dropped += pick.dropped
-                    sample.changed = sample.changed || shownCount > 0
                     ring.removeFirst(pick.shown)
                     shownCount = 0
                     condition.broadcast()
@@ -204,7 +210,10 @@ public final class ClipPlayer: @unchecked Sendable {
             shownCount = 1
             sample.changed = true
             condition.broadcast()  // room in the ring
+        } else if shownCount > 0, !shownHasLevels, ring[0].image.levels.count > 1 {
+            sample.relevelled = true
         }
+        if shownCount > 0 { shownHasLevels = ring[0].image.levels.count > 1 }
         let position = timeline.position(at: t)
         sample.clipTime = position.time
         sample.frame = shownCount > 0 ? ring.first : nil
@@ -216,9 +225,12 @@ public final class ClipPlayer: @unchecked Sendable {
     }
 
     /// When the frame shown next is due (scene time): nil while it is not decoded yet (its
-    /// arrival wakes the loop), or nothing more comes. A first frame decoded is due at once.
+    /// arrival wakes the loop), or nothing more comes. A first frame decoded, a failure, or levels
+    /// added to the frame on screen are due at once.
     public var nextChange: Double? {
         locked {
+            // A failure, or levels for the frame on screen: to be seen at once.
+            if failure != nil || (shownCount > 0 && !shownHasLevels && ring[0].image.levels.count > 1) { return -.infinity }
             guard let timeline else { return ring.isEmpty ? nil : -Double.infinity }
             if let change = timeline.nextChange(ring.map(\.stamp), shownCount: shownCount) { return change }
             // A clip that plays once ends when its last frame's time is over.
@@ -251,11 +263,24 @@ public final class ClipPlayer: @unchecked Sendable {
         }
         var lap = 0, framesInLap = 0, lastTime = 0.0, interval = clip.frameRate > 0 ? 1 / clip.frameRate : 1.0 / 30
         while true {
-            let withLevels: Bool? = locked {
-                while !stopping, ring.count >= slots { condition.wait() }
-                return stopping ? nil : levelsWanted
+            let (withLevels, bare): (Bool?, [Frame]) = locked {
+                func lacking() -> [Frame] { levelsWanted ? ring.filter { $0.image.levels.count == 1 } : [] }
+                while !stopping, ring.count >= slots, lacking().isEmpty { condition.wait() }
+                return (stopping ? nil : levelsWanted, stopping ? [] : lacking())
             }
             guard let withLevels else { return }
+            if !bare.isEmpty {
+                // Off the lock: the loop goes on showing them meanwhile.
+                let levelled = bare.map { Frame(lap: $0.lap, index: $0.index, time: $0.time, image: MipChain($0.image.image)) }
+                locked {
+                    for frame in levelled {
+                        if let i = ring.firstIndex(where: { $0.lap == frame.lap && $0.index == frame.index }) { ring[i] = frame }
+                    }
+                    condition.broadcast()
+                }
+                onFrame()
+                continue
+            }
             let next: ClipFrame?
             do {
                 next = try source.nextFrame(width: frameSize.width, height: frameSize.height)

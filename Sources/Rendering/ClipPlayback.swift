@@ -108,7 +108,9 @@ public final class ClipPlayback {
 
     /// After the scene was sampled at `t`: starts, stops or advances the clip `frame` shows and
     /// stamps its frame's content version on the placements that show it.
-    public func update(_ frame: inout SceneFrame, hold: PageHold?, at t: Double) {
+    /// `shrinking`: a transition carries the item to or from a grid cell (opening, closing, a
+    /// released dismiss): its frames need their half-size levels.
+    public func update(_ frame: inout SceneFrame, hold: PageHold?, shrinking: Bool, at t: Double) {
         let items = store.items
         let current = frame.mode != .grid ? frame.currentIndex.flatMap { items.indices.contains($0) ? $0 : nil } : nil
         let newHold = hold != nil && hold != lastHold ? hold : nil
@@ -129,17 +131,17 @@ public final class ClipPlayback {
             case .still:
                 break
             case .clip:
-                if newVisit, settings.play { start(current, motion: motion, once: false, frame: frame) }
+                if newVisit, settings.play { start(current, motion: motion, once: false, levels: shrinking) }
             case .livePhoto:
                 let trigger = switch settings.livePhotos {
                 case .hold: newHold?.index == current
                 case .open: newVisit
                 case .off: false
                 }
-                if trigger { start(current, motion: motion, once: true, frame: frame) }
+                if trigger { start(current, motion: motion, once: true, levels: shrinking) }
             }
         }
-        advance(&frame, at: t)
+        advance(&frame, levels: shrinking, at: t)
     }
 
     private func finish() {
@@ -147,7 +149,7 @@ public final class ClipPlayback {
         playing = nil
     }
 
-    private func start(_ index: Int, motion: (path: String, clip: ClipInfo), once: Bool, frame: SceneFrame) {
+    private func start(_ index: Int, motion: (path: String, clip: ClipInfo), once: Bool, levels: Bool) {
         guard !failed.contains(motion.path) else { return }
         guard motion.clip.megapixels <= settings.maxMegapixels else {
             if warned.insert(motion.path).inserted {
@@ -172,7 +174,7 @@ public final class ClipPlayback {
         }
         let held = slots * perFrame
         let player = ClipPlayer(path: motion.path, clip: motion.clip, frameSize: size, slots: slots,
-                                loops: !once && settings.loop, tolerance: tolerance, withLevels: frame.mode != .pager,
+                                loops: !once && settings.loop, tolerance: tolerance, withLevels: levels,
                                 makeSource: makeSource, onFrame: onFrame,
                                 onExit: { images.releaseClipFrames(held) })
         playing = Playing(index: index, path: motion.path, player: player, once: once)
@@ -183,9 +185,9 @@ public final class ClipPlayback {
     }
 
     /// The frame due at `t`, and its version on the placements that show the item.
-    private func advance(_ frame: inout SceneFrame, at t: Double) {
+    private func advance(_ frame: inout SceneFrame, levels: Bool, at t: Double) {
         guard var playing else { return }
-        playing.player.setLevelsWanted(frame.mode != .pager)
+        playing.player.setLevelsWanted(levels)
         let sample = playing.player.sample(at: t, wait: waitsForFrames)
         if let failure = sample.failure {
             failed.insert(playing.path)
@@ -198,8 +200,8 @@ public final class ClipPlayback {
             return
         }
         framesDropped += sample.dropped
-        if sample.changed, sample.frame != nil {
-            framesShown += 1
+        if sample.frame != nil, sample.changed || sample.relevelled {
+            if sample.changed { framesShown += 1 }
             version += 1
         }
         if sample.frame != nil, described.insert(playing.path).inserted {

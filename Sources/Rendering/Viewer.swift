@@ -98,7 +98,9 @@ public final class Viewer {
     /// that frame needs.
     public func frame(at time: Double) -> SceneFrame {
         var frame = scene.frame(at: time)
-        clips.update(&frame, hold: scene.pageHold, at: frame.time)
+        // A transition that flies the clip to or from its cell shrinks it: its frames need levels.
+        let shrinking = frame.mode == .opening || frame.mode == .closing || (frame.mode == .dismissing && scene.isAnimating)
+        clips.update(&frame, hold: scene.pageHold, shrinking: shrinking, at: frame.time)
         store.want(for: frame, screenHeight: screenSize.height)
         return frame
     }

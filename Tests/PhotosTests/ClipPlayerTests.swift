@@ -101,6 +101,8 @@ import TestSupport
         }
         #expect(failure == "corrupt packet")
         #expect(player.waitForWorker())
+        // The loop sees it at once, not at the next frame that would have been due.
+        #expect(player.nextChange == -.infinity)
     }
 
     @Test func aSourceThatCannotOpenIsReported() {
@@ -156,5 +158,25 @@ import TestSupport
         #expect(two.frames == 2 && two.grownTo == 1400)
         #expect(small.keys == [key("page")])
         #expect(small.byteLimit == 1400)
+    }
+}
+
+@Suite struct ClipPlayerLevelsTests {
+    @Test func framesGetTheirLevelsOnlyWhileWantedAndTheOneOnScreenIsRelevelled() throws {
+        let source = FakeClipSource(count: 300, fps: 30)
+        let player = ClipPlayer(path: "/clips/fake.mp4", clip: source.info, frameSize: ImageSize(width: 160, height: 90),
+                                loops: false, makeSource: { _ in (source, nil) }, onFrame: {})
+        defer { player.stop() }
+        let first = player.sample(at: 0, wait: true)
+        #expect(first.frame?.image.levels.count == 1)
+        // A transition starts to shrink it: the frames decoded, the one on screen too, get levels.
+        player.setLevelsWanted(true)
+        let deadline = Date().addingTimeInterval(5)
+        while player.nextChange != -.infinity, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        let relevelled = player.sample(at: 0.01, wait: true)
+        #expect(relevelled.relevelled && !relevelled.changed)
+        #expect(relevelled.frame?.index == 0 && (relevelled.frame?.image.levels.count ?? 0) > 1)
+        let next = player.sample(at: 1.0 / 30, wait: true)
+        #expect(next.changed && next.frame?.index == 1 && (next.frame?.image.levels.count ?? 0) > 1)
     }
 }
