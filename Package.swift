@@ -101,10 +101,10 @@ let package = Package(
         .target(name: "Colour", dependencies: ["Blitter", "CLcms2"]),
         // Clips (SPEC §12): FFmpeg's demuxers, decoders and scaler, wrapped once.
         .target(name: "Clips", dependencies: [
-            "Blitter", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
+            "Blitter", "Geometry", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config", "RunLoopRules",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -121,7 +121,7 @@ let package = Package(
 
         // Rendering: the scene drawn over the decoded photos (Viewer, Renderer, PhotoStore).
         .target(name: "Rendering", dependencies: [
-            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text", "Quoting",
+            "Geometry", "Blitter", "Touch", "Config", "Scene", "Photos", "Text", "Quoting", "Clips", "RunLoopRules", "Linux",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The kiosk's devices: the DRM display as the app uses it, the touch panels and keys.
@@ -177,7 +177,7 @@ let package = Package(
         // The fuzz targets' entries (Fuzz/README.md): scripts/fuzz links each with libFuzzer, and the
         // tests replay the committed corpora through the same entries.
         .target(name: "FuzzTargets", dependencies: [
-            "Touch", "Geometry", "Photos", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP",
+            "Touch", "Geometry", "Photos", "Clips", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Fuzz/Targets"),
 
@@ -210,7 +210,7 @@ let package = Package(
         ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
         .testTarget(name: "ColourTests", dependencies: ["Colour", "Blitter", "CLcms2"]),
-        .testTarget(name: "ClipsTests", dependencies: ["Clips", "Blitter", "Linux", "TestSupport"], exclude: ["Clips"]),
+        .testTarget(name: "ClipsTests", dependencies: ["Clips", "Blitter", "Linux", "TestSupport", "FuzzTargets"], exclude: ["Clips"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),

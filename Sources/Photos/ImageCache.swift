@@ -39,6 +39,8 @@ public final class ImageCache: @unchecked Sendable {
     private var entries: [ImageKey: Entry] = [:]
     private var bytes = 0
     private var reserved = 0
+    /// Bytes held by playing clips' frame rings (`holdFrames`), until they stop.
+    private var held = 0
     /// Each wanted key's place in the latest want list (0 is the most urgent).
     private var ranks: [ImageKey: Int] = [:]
     private var clock: UInt64 = 0
@@ -103,8 +105,10 @@ public final class ImageCache: @unchecked Sendable {
     public var byteCount: Int { lock.withLock { bytes } }
     /// Bytes of the decodes under way.
     public var reservedByteCount: Int { lock.withLock { reserved } }
-    /// The entries and the decodes under way together: what the limit bounds.
-    var usedByteCount: Int { lock.withLock { bytes + reserved } }
+    /// Bytes of the playing clips' frame rings.
+    public var heldByteCount: Int { lock.withLock { held } }
+    /// The entries, the decodes under way and the clips' rings together: what the limit bounds.
+    var usedByteCount: Int { lock.withLock { bytes + reserved + held } }
     public var count: Int { lock.withLock { entries.count } }
     public var keys: Set<ImageKey> { lock.withLock { Set(entries.keys) } }
 
@@ -122,12 +126,12 @@ public final class ImageCache: @unchecked Sendable {
     func reserve(_ byteCount: Int, for key: ImageKey) -> ReservationResult {
         lock.withLock {
             let reservation = Reservation(key: key, byteCount: max(0, byteCount))
-            let excess = bytes + reserved + reservation.byteCount - limit
+            let excess = bytes + reserved + held + reservation.byteCount - limit
             let victims = excess > 0 ? evictable(by: key) : []
             if excess > 0, victims.reduce(0, { $0 + $1.bytes }) < excess {
                 guard rank(of: key) == 0, reserved == 0 else { return .refused }
                 for victim in victims { remove(victim.key) }
-                limit = bytes + reservation.byteCount
+                limit = bytes + held + reservation.byteCount
                 reserved += reservation.byteCount
                 return .grown(reservation, limit: limit)
             }
@@ -150,6 +154,34 @@ public final class ImageCache: @unchecked Sendable {
         lock.withLock { reserved -= reservation.byteCount }
     }
 
+    // MARK: - A playing clip's frames
+
+    /// Counts a playing clip's ring of frames against the limit for as long as it plays (SPEC §12),
+    /// ranked as `key` (the item's screen image: the page on screen) in the latest want list: the
+    /// images less urgent than it (its neighbours, the thumbnails) are evicted first, as for a
+    /// decode under way. The ring gets as many of its `frames` (at most `most`, at least `least`)
+    /// as that makes room for; when not even `least` fit, the limit grows to hold them (the picture
+    /// on screen always fits, as in `reserve`). Returns how many frames, and the new limit when
+    /// it grew; `releaseFrames` gives the bytes back.
+    public func holdFrames(bytesPerFrame: Int, most: Int, least: Int, rankedAs key: ImageKey) -> (frames: Int, grownTo: Int?) {
+        lock.withLock {
+            let perFrame = max(1, bytesPerFrame)
+            let victims = evictable(by: key)
+            let room = limit - (bytes + reserved + held) + victims.reduce(0) { $0 + $1.bytes }
+            let frames = min(max(1, most), max(max(1, least), room / perFrame))
+            held += perFrame * frames  // a screen-sized frame times a handful: no overflow
+            evict(victims)
+            guard bytes + reserved + held > limit else { return (frames, nil) }
+            limit = bytes + reserved + held
+            return (frames, limit)
+        }
+    }
+
+    /// A ring held with `holdFrames` is gone.
+    public func releaseFrames(_ byteCount: Int) {
+        lock.withLock { held = max(0, held - byteCount) }
+    }
+
     // MARK: - Eviction (with the lock held)
 
     private func rank(of key: ImageKey) -> Int { ranks[key] ?? Int.max }
@@ -159,7 +191,7 @@ public final class ImageCache: @unchecked Sendable {
         if let old = entries[key] { bytes -= old.chain.byteCount }
         entries[key] = Entry(chain: chain, lastUse: clock)
         bytes += chain.byteCount
-        if bytes + reserved > limit { evict(evictable(by: key)) }
+        if bytes + reserved + held > limit { evict(evictable(by: key)) }
     }
 
     /// The entries that may make room for `key`, first to go first: those not wanted, least
@@ -180,7 +212,7 @@ public final class ImageCache: @unchecked Sendable {
 
     /// Evicts `victims` in order until the entries and the reservations fit the limit.
     private func evict(_ victims: [(key: ImageKey, bytes: Int)]) {
-        for victim in victims where bytes + reserved > limit {
+        for victim in victims where bytes + reserved + held > limit {
             remove(victim.key)
         }
     }

@@ -26,4 +26,19 @@ protocol ImageDecoder: AnyObject {
     /// The whole file in memory, upright, at exactly `target` (the displayed orientation): the
     /// decoder may scale while decoding (TurboJPEG's factors), then resamples to the exact size.
     func decode(_ bytes: [UInt8], path: String, to target: ImageSize) throws -> DecodedImage
+    /// The file `file`, whose first bytes `start` were read already, upright at exactly `target`,
+    /// with its caption blocks when `metadata` asks. A still reads the whole file (bounded by
+    /// photos.max_file_megabytes) and decodes it in memory (the default below); a clip reads only
+    /// what its poster frame needs.
+    func decode(file: PhotoFile, start: [UInt8], path: String, to target: ImageSize,
+                metadata: Bool) throws -> (DecodedImage, ImageMetadata?)
+}
+
+extension ImageDecoder {
+    func decode(file: PhotoFile, start: [UInt8], path: String, to target: ImageSize,
+                metadata: Bool) throws -> (DecodedImage, ImageMetadata?) {
+        let bytes = try file.readAll()
+        let image = try decode(bytes, path: path, to: target)
+        return (image, metadata ? Self.metadata(in: bytes) : nil)
+    }
 }

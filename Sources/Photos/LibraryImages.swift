@@ -92,6 +92,23 @@ public final class LibraryImages {
     /// Bytes of decoded pixels held in memory, mip levels included (bounded by `cache.megabytes`).
     public var decodedBytes: Int { cache.byteCount }
 
+    /// Counts a playing clip's ring of frames (`ClipPlayer`) against `cache.megabytes`, ranked as
+    /// item `index`'s screen image (the page on screen): its neighbours and the thumbnails are
+    /// evicted first. Returns how many frames of `bytesPerFrame` the ring may hold (between `least`
+    /// and `most`) and the cache's new limit when even `least` did not fit; `releaseClipFrames`
+    /// with their bytes when the player has let go of them.
+    public func holdClipFrames(for index: Int, bytesPerFrame: Int, most: Int, least: Int) -> (frames: Int, grownTo: Int?) {
+        let rank = key(.screen(index)) ?? ImageKey(path: "", size: ImageSize(width: 0, height: 0))
+        return cache.holdFrames(bytesPerFrame: bytesPerFrame, most: most, least: least, rankedAs: rank)
+    }
+
+    public func releaseClipFrames(_ byteCount: Int) {
+        cache.releaseFrames(byteCount)
+    }
+
+    /// Bytes held by playing clips' rings of frames (counted against `cache.megabytes` too).
+    public var clipFrameBytes: Int { cache.heldByteCount }
+
     /// True when everything asked for is decoded (or failed).
     public var isSettled: Bool { queue.isIdle }
 

@@ -11,8 +11,9 @@ import Colour
 /// A new format is one type conforming to `ImageDecoder`, listed in `formats`.
 public final class PhotoDecoder {
     /// Every format Vitrine decodes, in the order their magic bytes are tried.
+    /// Clips come after the stills: an ftyp box with an image brand is HEIF's or AVIF's.
     static let formats: [any ImageDecoder.Type] = [JPEGDecoder.self, HEIFDecoder.self, AVIFDecoder.self, WebPDecoder.self,
-                                                   PNGDecoder.self]
+                                                   PNGDecoder.self, ClipDecoder.self]
 
     /// How much of a file is read first: enough for every format's magic bytes and for most
     /// headers; a decoder reads more when the headers go on past it (EXIF, ICC profiles).
@@ -48,22 +49,22 @@ public final class PhotoDecoder {
     public func info(path: String) throws -> PhotoInfo {
         let file = try PhotoFile(path: path, options: options)
         defer { file.close() }
-        let (_, header) = try readHeader(file)
+        let (_, _, header) = try readHeader(file)
         return PhotoInfo(path: path, fileSize: file.size, modified: file.modified, header: header)
     }
 
     /// The photo at `path`, upright, at exactly `target` (displayed orientation; callers keep the
     /// aspect ratio and the bound with `ImageSize.decodeTarget`), and with `metadata` its caption
     /// blocks from the same bytes. The file is opened once; its header is checked before the rest
-    /// is read, so a bomb or a text file costs one small read.
+    /// is read, so a bomb or a text file costs one small read (a clip's poster reads only what its
+    /// first frame needs).
     public func decode(path: String, to target: ImageSize, metadata: Bool = false) throws -> (image: DecodedImage, metadata: ImageMetadata?) {
         let file = try PhotoFile(path: path, options: options)
         defer { file.close() }
-        let (decoder, _) = try readHeader(file)
-        let bytes = try file.readAll()
-        var image = try decoder.decode(bytes, path: path, to: target)
+        let (decoder, start, _) = try readHeader(file)
+        var (image, blocks) = try decoder.decode(file: file, start: start, path: path, to: target, metadata: metadata)
         convertToSRGB(&image)
-        return (image, metadata ? type(of: decoder).metadata(in: bytes) : nil)
+        return (image, blocks)
     }
 
     /// The image's pixels in sRGB, from the colour description its decoder found; one that cannot
@@ -96,13 +97,13 @@ public final class PhotoDecoder {
         format(of: bytes[...])?.metadata(in: bytes)
     }
 
-    private func readHeader(_ file: PhotoFile) throws -> (any ImageDecoder, ImageHeader) {
+    private func readHeader(_ file: PhotoFile) throws -> (any ImageDecoder, start: [UInt8], ImageHeader) {
         guard file.size > 0 else { throw PhotoError(path: file.path, reason: .empty) }
         let start = try file.readPrefix(Self.headerPrefix)
         guard !start.isEmpty else { throw PhotoError(path: file.path, reason: .empty) }  // it shrank
         guard let decoder = decoders.first(where: { type(of: $0).claims(start[...]) }) else {
             throw PhotoError(path: file.path, reason: .unknownFormat(firstBytes: Array(start.prefix(Self.shownBytes))))
         }
-        return (decoder, try decoder.header(start: start, file: file))
+        return (decoder, start, try decoder.header(start: start, file: file))
     }
 }

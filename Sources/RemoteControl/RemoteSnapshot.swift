@@ -26,6 +26,19 @@ public struct RemoteSnapshot: Sendable {
         }
     }
 
+    /// The current item when it is a clip or a Live Photo (SPEC §12), as `/status` tells it.
+    public struct Clip: Equatable, Sendable, Encodable {
+        /// "clip" or "live_photo".
+        public var kind: String
+        /// Its motion plays now.
+        public var playing: Bool
+
+        public init(kind: String, playing: Bool) {
+            self.kind = kind
+            self.playing = playing
+        }
+    }
+
     public var version: String
     public var state = State.starting
     /// Why, for `waitingForDisplay` and `displayOff`.
@@ -34,6 +47,7 @@ public struct RemoteSnapshot: Sendable {
     public var mode: String?
     public var currentIndex: Int?
     public var currentFile: String?
+    public var currentClip: Clip?
     public var photoCount = 0
     public var screenOn = false
     public var display: Display?
@@ -51,6 +65,9 @@ public struct RemoteSnapshot: Sendable {
     public var photosSkipped: [(reason: String, count: Int)] = []
     public var decodedBytes = 0
     public var touches = 0
+    /// Clip frames shown, and passed over unseen (decoded too late, or faster than the display).
+    public var clipFramesShown = 0
+    public var clipFramesDropped = 0
 
     public init(version: String) {
         self.version = version

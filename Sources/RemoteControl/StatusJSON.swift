@@ -14,6 +14,7 @@ public enum StatusJSON {
         var waiting_for_display: Bool
         var mode: String?
         var current_photo: Photo?
+        var clip: RemoteSnapshot.Clip?
         var photo_count: Int
         var screen_on: Bool
         var display: RemoteSnapshot.Display?
@@ -29,6 +30,7 @@ public enum StatusJSON {
             try container.encode(waiting_for_display, forKey: .waiting_for_display)
             try container.encode(mode, forKey: .mode)
             try container.encode(current_photo, forKey: .current_photo)
+            try container.encode(clip, forKey: .clip)
             try container.encode(photo_count, forKey: .photo_count)
             try container.encode(screen_on, forKey: .screen_on)
             try container.encode(display, forKey: .display)
@@ -37,7 +39,7 @@ public enum StatusJSON {
         }
 
         enum Key: String, CodingKey {
-            case version, state, state_detail, waiting_for_display, mode, current_photo, photo_count, screen_on, display,
+            case version, state, state_detail, waiting_for_display, mode, current_photo, clip, photo_count, screen_on, display,
                  input_devices, uptime_seconds
         }
     }
@@ -47,6 +49,7 @@ public enum StatusJSON {
             version: snapshot.version, state: snapshot.state.rawValue, state_detail: snapshot.stateDetail,
             waiting_for_display: snapshot.state == .waitingForDisplay, mode: snapshot.mode,
             current_photo: snapshot.currentIndex.map { Status.Photo(index: $0, file: snapshot.currentFile) },
+            clip: snapshot.currentClip,
             photo_count: snapshot.photoCount, screen_on: snapshot.screenOn,
             display: snapshot.display,
             input_devices: snapshot.inputDevices, uptime_seconds: (snapshot.uptime * 1000).rounded() / 1000)

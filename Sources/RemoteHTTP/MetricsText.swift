@@ -39,6 +39,11 @@ public enum MetricsText {
                    [([:], Double(snapshot.decodedBytes))])
         out.metric("vitrine_touches_total", .counter, "Touches (a first finger down) since start.",
                    [([:], Double(snapshot.touches))])
+        out.metric("vitrine_clip_frames_total", .counter, "Clip frames shown since start.",
+                   [([:], Double(snapshot.clipFramesShown))])
+        out.metric("vitrine_clip_frames_dropped_total", .counter,
+                   "Clip frames passed over unseen: decoded after the frame after them was due, or faster than the display.",
+                   [([:], Double(snapshot.clipFramesDropped))])
         return out.text
     }
 

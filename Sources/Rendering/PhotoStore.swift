@@ -9,6 +9,8 @@ import Scene
 /// the memory budget. Lookups never wait.
 public final class PhotoStore: PhotoImages {
     public let images: LibraryImages
+    /// The playing clip: its item's screen image is the frame it shows (SPEC §12).
+    public weak var clips: ClipPlayback?
 
     public init(items: [LibraryItem], screenSize: Size, cellSide: Double, cacheMegabytes: Int,
                 maxMegapixels: Double, maxFileMegabytes: Int = DecodeOptions.defaultMaxFileMegabytes,
@@ -48,7 +50,7 @@ public final class PhotoStore: PhotoImages {
     // MARK: - PhotoImages
 
     public func thumbnail(_ index: Int) -> Bitmap? { images.thumbnail(index) }
-    public func screenImage(_ index: Int) -> MipChain? { images.screenImage(index) }
+    public func screenImage(_ index: Int) -> MipChain? { clips?.shownImage(index) ?? images.screenImage(index) }
     public func caption(_ index: Int) -> Caption? { images.caption(index) }
     public func badge(_ index: Int) -> String? { badges.indices.contains(index) ? badges[index] : nil }
 

@@ -4,6 +4,7 @@ import Geometry
 import Logging
 import Photos
 import Scene
+import Synchronization
 import Touch
 
 /// The app without its devices: the scene, the photos it shows and the renderer. `run` drives it
@@ -13,12 +14,21 @@ public final class Viewer {
     public let screenSize: Size
     public let scene: Scene
     public let store: PhotoStore
+    /// The playing clip (SPEC §12): the store's screen image of its item is the frame it shows.
+    public let clips: ClipPlayback
     private let renderer: Renderer
+    private let photosDecoded: DecodedFlag
 
+    /// `onDecoded` is called on a worker thread when a photo is decoded or a clip's frame is
+    /// (it should only wake the loop; `takePhotosDecoded` tells which). `clipSources`: how a
+    /// clip is opened for playing (tests give plain frames).
     public init(settings: Settings, screenSize: Size, items: [LibraryItem], logger: Logger,
+                clipSources: @escaping ClipPlayer.SourceFactory = ClipPlayer.readers,
                 onDecoded: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.screenSize = screenSize
+        let photosDecoded = DecodedFlag()
+        self.photosDecoded = photosDecoded
         scene = Scene(parameters: settings.scene, screenSize: screenSize,
                       photoSizes: PhotoStore.orientedSizes(of: items))
         store = PhotoStore(items: items, screenSize: screenSize, cellSide: scene.grid.cellSize,
@@ -29,7 +39,13 @@ public final class Viewer {
                                ? CaptionReader(includeDate: settings.captions.date, dateFormat: settings.captions.dateFormat,
                                                maxFileMegabytes: settings.photos.maxFileMegabytes)
                                : nil,
-                           logger: logger, onDecoded: onDecoded)
+                           logger: logger, onDecoded: { [photosDecoded] in
+                               photosDecoded.value.store(true, ordering: .releasing)
+                               onDecoded()
+                           })
+        clips = ClipPlayback(settings: settings.clips, store: store, screenSize: screenSize, logger: logger,
+                             makeSource: clipSources, onFrame: onDecoded)
+        store.clips = clips
         renderer = Renderer(grid: settings.grid, captions: Self.captionPainter(settings.captions, screenSize: screenSize, logger: logger),
                             badges: CellBadgePainter(font: settings.captions.font) { logger.warning("\($0)") })
     }
@@ -66,6 +82,7 @@ public final class Viewer {
         if let current = scene.currentIndex, store.items.indices.contains(current) {
             change = newIndex[store.items[current].path].map { .movedTo($0) } ?? .removed
         }
+        clips.stop()
         store.replaceItems(items)
         scene.setPhotoSizes(store.orientedSizes, openPhoto: change)
     }
@@ -80,9 +97,18 @@ public final class Viewer {
     /// Samples the scene at `time` (the time the frame will be shown) and tells the decoder what
     /// that frame needs.
     public func frame(at time: Double) -> SceneFrame {
-        let frame = scene.frame(at: time)
+        var frame = scene.frame(at: time)
+        // A transition that flies the clip to or from its cell shrinks it: its frames need levels.
+        let shrinking = frame.mode == .opening || frame.mode == .closing || (frame.mode == .dismissing && scene.isAnimating)
+        clips.update(&frame, hold: scene.pageHold, shrinking: shrinking, at: frame.time)
         store.want(for: frame, screenHeight: screenSize.height)
         return frame
+    }
+
+    /// Whether a photo was decoded since the last call (a clip's frame alone changes nothing until
+    /// it is due: `clips.nextChange` says when).
+    public func takePhotosDecoded() -> Bool {
+        photosDecoded.value.exchange(false, ordering: .acquiring)
     }
 
     /// Draws `frame` into `target`; returns the rows that changed since the last frame drawn there.
@@ -90,4 +116,9 @@ public final class Viewer {
     public func draw(_ frame: SceneFrame, into target: inout Bitmap) -> RowSet {
         renderer.render(frame, images: store, into: &target)
     }
+}
+
+/// A decode finished, set on a worker and taken by the loop.
+private final class DecodedFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -53,9 +53,19 @@ public struct FrameScheduler: Equatable, Sendable {
     }
 
     /// What to do now. `moving`: the scene is animating or a finger is down; `nextVblank`: when a
-    /// flip queued now would be shown.
-    public mutating func decide(now: Double, moving: Bool, flipPending: Bool, nextVblank: Double) -> Decision {
-        guard redrawOwed || moving || imagesArrived else { return .sleep }
+    /// flip queued now would be shown; `nextChange`: when the picture changes by itself (a playing
+    /// clip's next frame is due; `ClipTimeline.nextChange`), nil when nothing plays. A still screen
+    /// with nothing playing sleeps; one with a clip playing waits for the vblank its next frame is
+    /// due at, and draws nothing in between.
+    public mutating func decide(now: Double, moving: Bool, flipPending: Bool, nextVblank: Double,
+                                nextChange: Double? = nil) -> Decision {
+        let changeDue = nextChange.map { max(nextVblank, lastSampleTime) >= $0 } ?? false
+        guard redrawOwed || moving || imagesArrived || changeDue else {
+            // Woken at `change - refreshPeriod` the next vblank is the first at or after `change`,
+            // or one before it: then the wake after that vblank has passed finds the right one.
+            guard let change = nextChange, change.isFinite else { return .sleep }
+            return .wait(until: max(change - refreshPeriod, nextVblank))
+        }
         if flipPending { return .awaitFlip }
         if let last = lastPresent {
             let earliest = last + refreshPeriod * 0.9

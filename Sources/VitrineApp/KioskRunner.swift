@@ -7,6 +7,7 @@ import Linux
 import Logging
 import RemoteControl
 import Rendering
+import RunLoopRules
 import Scene
 
 /// `vitrine run`: the epoll wiring around the kiosk's session. One loop over its own descriptors
@@ -125,7 +126,7 @@ final class KioskRunner {
             return fail(AppError("display: cannot watch \(output.display.card.path): \(error)"))
         }
         let settings = content.settings
-        let viewer = content.makeViewer(screen: output.logicalSize)
+        let viewer = makeViewer(on: output)
         session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: output.refreshPeriod,
                                now: MonotonicClock.now(), zone: .system)
         canvas = Bitmap(width: Int(output.logicalSize.width), height: Int(output.logicalSize.height))
@@ -139,6 +140,14 @@ final class KioskRunner {
         status.set(.starting)
         // Closed now? Then the display goes off before anything is drawn.
         tick()
+    }
+
+    /// The viewer at the display's size; a clip's frames are due at the display's vblanks, whose
+    /// flip timestamps wander a little around the ideal grid.
+    private func makeViewer(on output: DisplayOutput) -> Viewer {
+        let viewer = content.makeViewer(screen: output.logicalSize)
+        viewer.clips.tolerance = ClipTimeline.vblankTolerance(refreshPeriod: output.refreshPeriod)
+        return viewer
     }
 
     private func displayEvent(_ output: DisplayOutput) {
@@ -171,7 +180,7 @@ final class KioskRunner {
         }
         SystemTimeZone.reload()
         guard let output = display.output, let session else { return }
-        session.replaceViewer(content.makeViewer(screen: output.logicalSize), settings: content.settings)
+        session.replaceViewer(makeViewer(on: output), settings: content.settings)
         tick()
     }
 

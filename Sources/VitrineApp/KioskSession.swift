@@ -32,6 +32,10 @@ final class KioskSession {
     private(set) var touches = 0
     /// Times a photo became the one shown (opened or paged to), by whatever asked.
     private(set) var photosShown = 0
+    /// Clip frames shown and passed over by the viewers before this one (a reload replaces it).
+    private var earlierClipFrames = (shown: 0, dropped: 0)
+    var clipFramesShown: Int { earlierClipFrames.shown + viewer.clips.framesShown }
+    var clipFramesDropped: Int { earlierClipFrames.dropped + viewer.clips.framesDropped }
 
     /// `zone`: the opening hours' time zone.
     init(viewer: Viewer, settings: Settings, refreshPeriod: Double, now: Double, zone: LocalZone) {
@@ -52,6 +56,8 @@ final class KioskSession {
 
     /// New settings or a new screen: a new viewer, drawn from scratch.
     func replaceViewer(_ viewer: Viewer, settings: Settings) {
+        earlierClipFrames = (clipFramesShown, clipFramesDropped)
+        self.viewer.clips.stop()
         self.viewer = viewer
         policy.parameters = settings.kiosk
         onScreen = nil
@@ -167,14 +173,18 @@ final class KioskSession {
     /// back): the next frame is drawn whatever the scene says.
     func forceRedraw() { scheduler.forceRedraw() }
 
-    /// Decoded pixels arrived.
-    func imagesArrived() { scheduler.noteImagesArrived() }
+    /// A decode worker woke the loop: a photo's pixels arrived (the next frame may look different),
+    /// or a clip's frame did (it shows when it is due: `nextStep` asks when that is).
+    func imagesArrived() {
+        if viewer.takePhotosDecoded() { scheduler.noteImagesArrived() }
+    }
 
     /// What to do about drawing at `now`; `nextVblank` is when a flip queued now would be shown.
     func nextStep(now: Double, flipPending: Bool, nextVblank: Double) -> Step {
         guard policy.isScreenOn else { return .none }
         let moving = viewer.scene.isAnimating || viewer.scene.isTouching
-        switch scheduler.decide(now: now, moving: moving, flipPending: flipPending, nextVblank: nextVblank) {
+        switch scheduler.decide(now: now, moving: moving, flipPending: flipPending, nextVblank: nextVblank,
+                                nextChange: viewer.clips.nextChange) {
         case .sleep, .awaitFlip:
             return .none
         case .wait(let time):

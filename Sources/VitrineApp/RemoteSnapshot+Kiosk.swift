@@ -32,6 +32,16 @@ extension RemoteSnapshot {
         decodedBytes = session.viewer.store.decodedBytes
         photosShown = session.photosShown
         touches = session.touches
+        clipFramesShown = session.clipFramesShown
+        clipFramesDropped = session.clipFramesDropped
+        if let index = scene.currentIndex, photos.indices.contains(index) {
+            let playing = scene.mode != .grid && session.viewer.clips.playingIndex == index
+            switch photos[index].kind {
+            case .still: break
+            case .clip: currentClip = Clip(kind: "clip", playing: playing)
+            case .livePhoto: currentClip = Clip(kind: "live_photo", playing: playing)
+            }
+        }
     }
 }
 

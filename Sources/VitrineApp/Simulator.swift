@@ -66,7 +66,8 @@ public enum Simulator {
     public static func simulate(settings: Settings, screenSize: Size, items: [LibraryItem], input: ScriptedInput?,
                                 duration: Double?, wallStart: Double? = nil, zone: LocalZone = .system,
                                 snapshots: [(time: Double, name: String)],
-                                outputDirectory: String, tracePath: String?, logger: Logger) throws -> Outcome {
+                                outputDirectory: String, tracePath: String?, logger: Logger,
+                                clipSources: @escaping ClipPlayer.SourceFactory = ClipPlayer.readers) throws -> Outcome {
         if !snapshots.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
@@ -81,7 +82,9 @@ public enum Simulator {
         // eventfd does (a photo that a frame did not wait for: a neighbour, the next screenful).
         let decoded = Atomic<Bool>(false)
         let viewer = Viewer(settings: settings, screenSize: screenSize, items: items, logger: logger,
-                            onDecoded: { decoded.store(true, ordering: .releasing) })
+                            clipSources: clipSources, onDecoded: { decoded.store(true, ordering: .releasing) })
+        // Virtual time runs faster than a clip's decoder: each frame waits for the clip frame due.
+        viewer.clips.waitsForFrames = true
         let session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1 / frameRate, now: 0, zone: zone)
         let wallStart = wallStart ?? WallClock.now()
         var canvas = Bitmap(width: Int(screenSize.width), height: Int(screenSize.height))
@@ -125,7 +128,8 @@ public enum Simulator {
             }
             let screenOn = session.isScreenOn
             try trace?.write(frame, photos: viewer.store.items.count, screenOn: screenOn,
-                             caption: screenOn ? viewer.shownCaption(in: frame)?.text : nil)
+                             caption: screenOn ? viewer.shownCaption(in: frame)?.text : nil,
+                             clip: viewer.clips.current.flatMap { $0.index == frame.currentIndex ? ($0.time, $0.frame) : nil })
             while let next = pendingSnapshots.first, next.time <= t + 1e-9 {
                 pendingSnapshots.removeFirst()
                 outcome.snapshots.append(try snapshot(frame, of: viewer, into: &canvas, changed: &unpresented,

@@ -17,9 +17,10 @@ public final class TraceWriter {
 
     /// `photos`: how many the library shows now; `screenOn`: false while the opening hours or
     /// blanking have the display off; `caption`: the text shown with the current photo (SPEC §10),
-    /// nil when none is.
-    public func write(_ frame: SceneFrame, photos: Int, screenOn: Bool, caption: String? = nil) throws {
-        buffer.append(contentsOf: Array(Self.line(for: frame, photos: photos, screenOn: screenOn, caption: caption).utf8))
+    /// nil when none is; `clip`: the playing current page's clip time and frame (SPEC §12), nil otherwise.
+    public func write(_ frame: SceneFrame, photos: Int, screenOn: Bool, caption: String? = nil,
+                      clip: (time: Double, frame: Int)? = nil) throws {
+        buffer.append(contentsOf: Array(Self.line(for: frame, photos: photos, screenOn: screenOn, caption: caption, clip: clip).utf8))
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count > 1 << 16 { try flush() }
     }
@@ -52,7 +53,8 @@ public final class TraceWriter {
     }
 
     /// One trace line. Field order and names follow SPEC §6; extra fields come after them.
-    public static func line(for frame: SceneFrame, photos: Int, screenOn: Bool, caption: String? = nil) -> String {
+    public static func line(for frame: SceneFrame, photos: Int, screenOn: Bool, caption: String? = nil,
+                            clip: (time: Double, frame: Int)? = nil) -> String {
         var s = "{\"t\": \(number(frame.time, 4)), \"mode\": \"\(frame.mode.rawValue)\", "
         s += "\"index\": \(frame.currentIndex.map(String.init) ?? "null"), "
         if let r = frame.photoRect {
@@ -64,7 +66,8 @@ public final class TraceWriter {
         s += "\"background_alpha\": \(number(frame.backgroundAlpha, 4)), \"scroll\": \(number(frame.gridScroll, 2)), "
         s += "\"hidden\": \(frame.hiddenIndex.map(String.init) ?? "null"), "
         s += "\"photos\": \(photos), \"screen_on\": \(screenOn), "
-        s += "\"caption\": \(caption.map(quoted) ?? "null")"
+        s += "\"caption\": \(caption.map(quoted) ?? "null"), "
+        s += "\"clip\": \(clip.map { "{\"time\": \(number($0.time, 4)), \"frame\": \($0.frame)}" } ?? "null")"
         return s + "}"
     }
 

@@ -34,6 +34,15 @@ import Testing
         #expect(display["connected"] as? Bool == true)
         #expect(status["input_devices"] as? [String] == ["/dev/input/event3: touch \"ILITEK\""])
         #expect(status["uptime_seconds"] as? Double == 61.235)
+        #expect(status["clip"] is NSNull)
+    }
+
+    @Test func aClipOnScreenSaysWhetherItPlays() throws {
+        var snapshot = RemoteSnapshot(version: "0.10.0")
+        snapshot.currentIndex = 4
+        snapshot.currentClip = .init(kind: "clip", playing: true)
+        let clip = try #require(try decode(snapshot)["clip"] as? [String: Any])
+        #expect(clip["kind"] as? String == "clip" && clip["playing"] as? Bool == true)
     }
 
     @Test func waitingForADisplaySaysSoWithEveryKeyPresent() throws {
@@ -47,6 +56,7 @@ import Testing
         #expect(status["display"] is NSNull)
         #expect(status["current_photo"] is NSNull)
         #expect(status["mode"] is NSNull)
-        #expect(status.count == 11)
+        #expect(status["clip"] is NSNull)
+        #expect(status.count == 12)
     }
 }

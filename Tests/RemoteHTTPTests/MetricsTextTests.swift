@@ -16,6 +16,8 @@ import Testing
         snapshot.display = .init(connector: "HDMI-A-1", mode: "1920x1080@60", connected: true)
         snapshot.screenOn = true
         snapshot.touches = 4
+        snapshot.clipFramesShown = 300
+        snapshot.clipFramesDropped = 7
         snapshot.uptime = 12.5
         return snapshot
     }
@@ -33,6 +35,9 @@ import Testing
         #expect(lines.contains("vitrine_display_connected 1"))
         #expect(lines.contains("vitrine_screen_on 1"))
         #expect(lines.contains("vitrine_touches_total 4"))
+        #expect(lines.contains("vitrine_clip_frames_total 300"))
+        #expect(lines.contains("vitrine_clip_frames_dropped_total 7"))
+        #expect(lines.contains("# TYPE vitrine_clip_frames_dropped_total counter"))
         #expect(lines.contains("vitrine_uptime_seconds 12.5"))
         #expect(lines.contains("vitrine_state{state=\"showing\"} 1"))
         #expect(lines.contains("vitrine_state{state=\"waiting_for_display\"} 0"))
