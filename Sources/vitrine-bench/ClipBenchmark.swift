@@ -45,7 +45,7 @@ enum ClipBenchmark {
         for _ in 0..<runs {
             ffmpegDecode.append(try ffmpegTime(["-i", clip, "-f", "null", "-"]))
             for (index, size) in sizes.enumerated() {
-                ffmpegScaled[index].append(try ffmpegTime(["-i", clip, "-sws_flags", "bicubic", "-filter_threads", "1",
+                ffmpegScaled[index].append(try ffmpegTime(["-i", clip, "-sws_flags", "bilinear", "-filter_threads", "1",
                                                           "-vf", "scale=\(size.width):\(size.height)", "-pix_fmt", "bgra",
                                                           "-f", "rawvideo", "-y", "/dev/null"]))
                 let reader = try ClipReader(path: clip, preferHardware: false)
@@ -78,10 +78,10 @@ enum ClipBenchmark {
                 + "Written by `vitrine-bench clip --markdown docs/benchmark.md` (release build), \(date). "
                 + "The clip: ffmpeg's testsrc2 with temporal noise, 1920x1080 at 30 fps, \(seconds) s (\(frames) frames), "
                 + "H.264 High by x264 -preset medium at 8 Mbit/s (\(bytes * 8 / seconds / 1000) kbit/s). Vitrine: `ClipReader` "
-                + "(decoder \(decoderName), one thread) and its libswscale conversion (bicubic) to XRGB8888 at the screen size, "
+                + "(decoder \(decoderName), one thread) and its libswscale conversion (bilinear) to XRGB8888 at the screen size, "
                 + "every frame, its CPU time (getrusage: the decode runs on one thread). ffmpeg 5.1 with `-benchmark -threads 1`, "
                 + "its CPU time (utime + stime; the process start and probing included): "
-                + "decoding to `-f null`, and decoding with `-vf scale=W:H -pix_fmt bgra -f rawvideo` (bicubic, one filter thread). "
+                + "decoding to `-f null`, and decoding with `-vf scale=W:H -pix_fmt bgra -f rawvideo` (bilinear, one filter thread). "
                 + "\(runs) runs, alternating; medians per frame. CPU at 30 fps: Vitrine's CPU time over the clip's length, "
                 + "what a playing clip costs on a still screen (one core = 100%).\n\n"
                 + table
