@@ -132,15 +132,12 @@ public final class ClipReader: ClipFrameSource {
                 finished = true
                 return nil
             }
-            if received != vitrine_averror_eagain() {
-                // A broken picture; the decoder goes on with the next packet.
-                if draining {
-                    finished = true
-                    return nil
-                }
-            }
+            // Draining, a decoder gives frames, then EOF; an error (or a decoder that breaks the
+            // API with EAGAIN) ends the clip rather than spin. Otherwise an error is a broken
+            // picture, and the decoder goes on with the next packet.
             if draining {
-                continue
+                finished = true
+                return nil
             }
             let read = av_read_frame(demuxer.context, packet)
             if read < 0 {

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func framesMatchFFmpegsAtTheSameIndex() throws {
-        // Same swscale filter (bicubic) and the same order (scale at the stored orientation, then
+        // Same swscale filter (bilinear) and the same order (scale at the stored orientation, then
         // turn): the frames differ by rounding at most. Tolerance 3 of 255: ffmpeg's filter graph
         // converts in slices and may pick another internal path than one sws_scale of the frame.
         for (name, width, height) in [("h264-30fps.mp4", 200, 150), ("rotated-90.mp4", 120, 160), ("h264-fullrange.m4v", 320, 240),

@@ -30,6 +30,7 @@ import Testing
         #expect(reason("bad-no-streams.mp4") == .noVideoStream)
         #expect(reason("bad-audio-only.mp4") == .noVideoStream)
         #expect(reason("bad-absurd-size.mp4") == .absurdSize(width: 20000, height: 240))
+        #expect(reason("bad-zero-duration.mp4") == .noDuration)
         #expect(reason("h264-30fps.mp4", limits: ClipLimits(maxMegapixels: 0.05)) == .tooLarge(width: 320, height: 240, maxMegapixels: 0.05))
         #expect(reason("h264-30fps.mp4", limits: ClipLimits(maxFileBytes: 1000)) == .fileTooLarge(bytes: 43830, limit: 1000))
         guard case let .ffmpeg(call, _, message) = reason("bad-not-a-clip.mp4") else {

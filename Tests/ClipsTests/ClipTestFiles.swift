@@ -35,7 +35,7 @@ enum ClipTestFiles {
 
     /// ffmpeg's own frames of `path` at `width` x `height`, upright (its autorotate turns by the
     /// display matrix after the scale, as the reader does), with the same swscale filter
-    /// (bicubic), as XRGB8888 bitmaps: the first `count` frames.
+    /// (bilinear), as XRGB8888 bitmaps: the first `count` frames.
     static func ffmpegFrames(_ path: String, width: Int, height: Int, count: Int) throws -> [Bitmap] {
         let output = NSTemporaryDirectory() + "vitrine-clip-frames-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).raw"
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -51,7 +51,7 @@ enum ClipTestFiles {
         default: ""
         }
         let result = try ProcessResult.run(["-v", "error", "-noautorotate", "-threads", "1", "-i", path, "-frames:v", "\(count)",
-                                            "-sws_flags", "bicubic", "-vf", sizeFilter + turn, "-pix_fmt", "bgr0",
+                                            "-sws_flags", "bilinear", "-vf", sizeFilter + turn, "-pix_fmt", "bgr0",
                                             "-f", "rawvideo", "-y", output], executable: "/usr/bin/ffmpeg")
         guard result.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["ffmpeg": result.stderr]) }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))

@@ -82,8 +82,9 @@ import Testing
     }
 
     @Test func badClipsAreSkippedWithAReason() throws {
-        let decoder = try PhotoDecoder(options: DecodeOptions(maxMegapixels: 0.05))
-        func reason(_ name: String, decode: Bool = false) -> PhotoError.Reason? {
+        let small = try PhotoDecoder(options: DecodeOptions(maxMegapixels: 0.05)), usual = try PhotoDecoder(options: DecodeOptions())
+        func reason(_ name: String, decode: Bool = false, maxMegapixels: Double = 100) -> PhotoError.Reason? {
+            let decoder = maxMegapixels < 1 ? small : usual
             do {
                 if decode {
                     _ = try decoder.decode(path: Self.clip(name), to: ImageSize(width: 32, height: 24))
@@ -101,14 +102,34 @@ import Testing
         }
         #expect(reason("bad-no-streams.mp4") == .noImage)
         #expect(reason("bad-audio-only.mp4") == .noImage)
-        #expect(reason("h264-30fps.mp4") == .tooLarge(width: 320, height: 240, maxMegapixels: 0.05))
+        #expect(reason("h264-30fps.mp4", maxMegapixels: 0.05) == .tooLarge(width: 320, height: 240, maxMegapixels: 0.05))
         #expect(reason("bad-absurd-size.mp4")?.label == "corrupt")
         #expect("\(reason("bad-absurd-size.mp4")!)".contains("20000x240"))
+        #expect("\(reason("bad-zero-duration.mp4")!)" == "corrupt or unsupported clip: zero or unknown duration")
+        // Frames that do not decode: skipped, with the reason.
+        #expect("\(reason("bad-truncated.mp4", decode: true).map { "\($0)" } ?? "shown")" == "shown")
         // Named .mp4 but claimed by no decoder: the scan's usual skip.
         #expect(reason("bad-not-a-clip.mp4")?.label == "unknown_format")
     }
 
-    @Test func aScanOfManyClipsDecodesNoFrame() throws {
+    @Test func theHeaderDecodesNoFrameAndAClipOfNoDecodableFrameIsSkipped() throws {
+        // The 30 fps clip with its frames' data (the mdat box's payload) wiped: the container is
+        // whole, no frame decodes.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.clip("h264-30fps.mp4"))))
+        let mdat = try #require(bytes.indices.first { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual("mdat".utf8) })
+        for index in (mdat + 4)..<bytes.count { bytes[index] = 0xFF }
+        let folder = try TemporaryDirectory("clip-wiped")
+        defer { folder.remove() }
+        let path = folder.file("wiped.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let decoder = try PhotoDecoder(options: DecodeOptions())
+        #expect(try decoder.info(path: path).clip?.codec == "h264")
+        #expect(throws: PhotoError(path: path, reason: .corrupt(format: "clip", "no frame of it decodes"))) {
+            try decoder.decode(path: path, to: ImageSize(width: 32, height: 24))
+        }
+    }
+
+    @Test func aScanOfManyClipsIsQuick() throws {
         let folder = try TemporaryDirectory("clip-scan")
         defer { folder.remove() }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.clip("h264-30fps.mp4")))

@@ -46,6 +46,17 @@ data = bytearray(open("h264-30fps.mp4", "rb").read())
 at = data.index(b"avc1", data.index(b"stsd"))
 struct.pack_into(">H", data, at + 28, 20000)
 open("bad-absurd-size.mp4", "wb").write(data)
+
+# Zero duration: the 30 fps clip with every duration (movie, track, media, sample deltas) 0.
+data = bytearray(open("h264-30fps.mp4", "rb").read())
+for kind, offset in ((b"mvhd", 20), (b"tkhd", 24), (b"mdhd", 20)):
+    at = data.index(kind)
+    assert data[at + 4] == 0  # version 0: 32-bit durations
+    struct.pack_into(">I", data, at + offset, 0)
+at = data.index(b"stts")
+for entry in range(struct.unpack_from(">I", data, at + 8)[0]):
+    struct.pack_into(">I", data, at + 12 + 8 * entry + 4, 0)
+open("bad-zero-duration.mp4", "wb").write(data)
 PY
 
 # The `clip` fuzz target's seeds (Fuzz/Corpus/clip): tiny clips, 64x48 and 4 frames, one per
