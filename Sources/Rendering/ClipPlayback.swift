@@ -86,6 +86,8 @@ public final class ClipPlayback {
 
     /// The item whose motion plays now, if any.
     public var playingIndex: Int? { playing?.index }
+    /// The decoder of the clip playing ("h264 (software)"), once it has started.
+    public var decoderName: String? { playing?.player.decoderName }
 
     /// When the picture next changes by itself (the next frame due, scene time); nil when nothing
     /// plays or the next frame is not decoded yet (its arrival wakes the loop).

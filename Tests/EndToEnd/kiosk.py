@@ -280,7 +280,7 @@ class KioskTestCase(unittest.TestCase):
                                        binaries={"/bin/vitrine": binary, **tools}, files=files,
                                        deferred=cls.deferred_modules)
         cls.prepared = time.monotonic()
-        cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=768,
+        cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=1024,
                             extra_arguments=list(cls.extra_qemu_arguments)).boot()
 
     @classmethod

@@ -434,7 +434,7 @@ def boot_guest(scratch: Path) -> vm.VM:
     files["/etc/vitrine.toml"] = kiosk.config().encode()
     initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
                                    binaries={"/bin/vitrine": binary, **tools}, files=files)
-    return vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=768).boot()
+    return vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=1024).boot()
 
 
 def main() -> int:

@@ -232,7 +232,7 @@ class SystemdVM(vm.VM):
         with open(initramfs, "wb") as out, open(image, "rb") as base:
             shutil.copyfileobj(base, out)
             out.write(extra)
-        super().__init__(kernel, initramfs, workdir=workdir, xres=xres, yres=yres, memory_mib=1024,
+        super().__init__(kernel, initramfs, workdir=workdir, xres=xres, yres=yres, memory_mib=1536,
                          append=f"rdinit=/lib/systemd/systemd {append}".strip(), cpus=2,
                          boot_timeout=180, **options)
         self._own_workdir = True

@@ -127,7 +127,7 @@ class KioskClipTest(kiosk.KioskTestCase):
         self.assertGreaterEqual(len(set(frames)), 2, f"the pager did not play: frames {shown}; log:\n{log}")
         self.assertGreaterEqual(len(frames), len(shown) - 2,
                                 f"screendumps showing no frame of the clip (None): {shown}")
-        self.assertRegex(log, r"clip.*(software|hardware)", "the log does not say which decoder plays the clip")
+        self.assertRegex(log, r"Clip \S+ plays at \d+x\d+ through \S+ \((software|hardware)\)", "the log does not say which decoder plays the clip")
 
         # Drag down 150 px and hold: the photo shrinks under the finger (scale 1 - 0.32 * 0.75 = 0.76)
         # over the grid, and keeps playing.

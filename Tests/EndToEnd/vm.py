@@ -393,6 +393,19 @@ done
 """
 
 
+def stripped(binary: Path) -> bytes:
+    """The binary without its debug information, as the package installs it (dh_strip): a release
+    vitrine is 120 MB with it, and the guest's memory holds the whole initramfs twice while the
+    kernel unpacks it. The binary itself when `strip` is not there."""
+    strip = shutil.which("strip")
+    if strip is None:
+        return binary.read_bytes()
+    with tempfile.TemporaryDirectory(prefix="vitrine-strip-") as folder:
+        output = Path(folder) / binary.name
+        result = subprocess.run([strip, "--strip-unneeded", "-o", str(output), str(binary)], capture_output=True)
+        return output.read_bytes() if result.returncode == 0 else binary.read_bytes()
+
+
 def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path] | None = None,
                     files: dict[str, str | Path | bytes] | None = None, payload: str | None = None,
                     modules: list[str] = MODULES + HARNESS_MODULES, deferred: list[str] = (),
@@ -429,7 +442,7 @@ def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path
 
     libraries: set[str] = set()
     for guest_path, host_path in (binaries or {}).items():
-        archive.file(guest_path, Path(host_path).read_bytes(), 0o755)
+        archive.file(guest_path, stripped(Path(host_path)), 0o755)
         libraries.update(shared_libraries(host_path))
     for library in sorted(libraries):
         # Keep the path ldd printed (the loader's path is baked into the binary).
@@ -572,7 +585,9 @@ class VM:
     workdir: Path | None = None
     xres: int = 1280
     yres: int = 800
-    memory_mib: int = 512
+    # The initramfs is unpacked into a tmpfs of half the memory: vitrine (73 MB stripped) and its
+    # libraries (170 MB, FFmpeg's codecs most of it) need more than 256 MB.
+    memory_mib: int = 1024
     append: str = ""
     extra_arguments: list[str] = field(default_factory=list)
     boot_timeout: float = 60
