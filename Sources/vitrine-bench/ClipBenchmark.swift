@@ -76,7 +76,8 @@ enum ClipBenchmark {
             + "the renderer, the changed rows copied as into the dumb buffer; sampled at 60 Hz in real time for "
             + "\(max(seconds, 4)) s after the opening): **\(Int(playing.cpuPercent.rounded()))% of a core** of the process's "
             + "CPU time, \(playing.framesDrawn) frames drawn, \(playing.framesShown) clip frames shown, "
-            + "\(playing.framesDropped) dropped, decoder \(playing.decoder).\n"
+            + "\(playing.framesDropped) dropped, decoder \(playing.decoder).\n\n"
+            + dragLine(playing.dragFrameMs)
         let table = lines.joined(separator: "\n") + "\n\n" + playingLine
         print(table)
         if let markdown = option("--markdown", in: arguments) {
@@ -122,6 +123,17 @@ enum ClipBenchmark {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// The frames of a dismiss drag over the playing clip, against the 60 Hz budget.
+    static func dragLine(_ ms: [Double]) -> String {
+        guard !ms.isEmpty else { return "The dismiss drag over the playing clip drew no frame.\n" }
+        let sorted = ms.sorted()
+        func at(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q))] }
+        let over = ms.filter { $0 > 1000.0 / 60 }.count
+        return "A dismiss drag over the same playing clip (1 s, held down; real time, the player decoding beside it): "
+            + "\(ms.count) frames, sample + draw + row copy p50 \(f2(at(0.5))) ms, p99 \(f2(at(0.99))) ms, "
+            + "max \(f2(sorted.last ?? 0)) ms; \(over) over the 16.7 ms of a 60 Hz frame.\n"
     }
 
     static func f2(_ value: Double) -> String { String(format: "%.2f", value) }

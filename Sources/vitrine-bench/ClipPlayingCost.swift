@@ -8,6 +8,7 @@ import Photos
 import Rendering
 import RunLoopRules
 import Scene
+import Touch
 
 /// What a playing clip costs the whole process on a still screen: the clip opened in the pager of a
 /// `Viewer` (the run loop's own player, ring, renderer and scheduling rule), driven in real time at
@@ -21,6 +22,8 @@ enum ClipPlayingCost {
         let framesShown: Int
         let framesDropped: Int
         let decoder: String
+        /// Each frame's time (sample + draw + row copy, ms) during a dismiss drag over the playing clip.
+        let dragFrameMs: [Double]
     }
 
     static func measure(folder: String, screen: (width: Int, height: Int), seconds: Double) throws -> Result {
@@ -62,9 +65,37 @@ enum ClipPlayingCost {
         }
         let cpu = ClipBenchmark.cpuSeconds(), wall = MonotonicClock.now()
         let from = measuredFrom ?? (cpu, wall, drawn)
+        // Then a finger drags the playing clip down for a second (drag to dismiss, held down): each
+        // frame sampled at its vblank, drawn and copied while the player keeps decoding beside it.
+        let dragStart = vblank + period
+        let touches = SyntheticGesture.drag(from: Point(x: Double(screen.width) / 2, y: Double(screen.height) * 0.3),
+                                            to: Point(x: Double(screen.width) / 2 + 80, y: Double(screen.height) * 0.65),
+                                            time: dragStart, duration: 1.0, end: .stayDown)
+        var pending = touches[...]
+        var dragFrameMs: [Double] = []
+        while vblank < dragStart + 1.0 {
+            vblank += period
+            let wait = vblank - MonotonicClock.now()
+            if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+            let began = MonotonicClock.now()
+            while let touch = pending.first, touch.time <= vblank {
+                viewer.handle(.touch(touch))
+                pending = pending.dropFirst()
+            }
+            let frame = viewer.frame(at: vblank)
+            guard !frame.showsSamePicture(as: onScreen) else { continue }
+            let rows = viewer.draw(frame, into: &composed)
+            for range in rows.ranges {
+                scanout.copy(from: composed, sourceRect: PixelRect(x: 0, y: range.lowerBound, width: screen.width, height: range.count),
+                             to: (0, range.lowerBound))
+            }
+            onScreen = frame
+            dragFrameMs.append((MonotonicClock.now() - began) * 1000)
+        }
         let decoder = viewer.clips.decoderName ?? "?"
         viewer.clips.stop()
         return Result(cpuPercent: (cpu - from.cpu) / max(1e-9, wall - from.wall) * 100, framesDrawn: drawn - from.drawn,
-                      framesShown: viewer.clips.framesShown, framesDropped: viewer.clips.framesDropped, decoder: decoder)
+                      framesShown: viewer.clips.framesShown, framesDropped: viewer.clips.framesDropped, decoder: decoder,
+                      dragFrameMs: dragFrameMs)
     }
 }

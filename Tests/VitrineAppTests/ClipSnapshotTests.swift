@@ -33,11 +33,11 @@ import Touch
         return times.map { $0 - (times.first ?? 0) }
     }
 
-    /// Frame `index` of the clip as ffmpeg decodes it, scaled (bicubic, as the reader) to `width` x `height`.
+    /// Frame `index` of the clip as ffmpeg decodes it, scaled (bilinear, as the reader) to `width` x `height`.
     static func ffmpegFrame(_ path: String, index: Int, width: Int, height: Int) throws -> Bitmap {
         let output = NSTemporaryDirectory() + "vitrine-clip-snapshot-\(getpid())-\(index).raw"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try ProcessResult.run(["-v", "error", "-threads", "1", "-i", path, "-sws_flags", "bicubic",
+        let result = try ProcessResult.run(["-v", "error", "-threads", "1", "-i", path, "-sws_flags", "bilinear",
                                             "-vf", "select=eq(n\\,\(index)),scale=\(width):\(height)", "-frames:v", "1",
                                             "-pix_fmt", "bgr0", "-f", "rawvideo", "-y", output], executable: "/usr/bin/ffmpeg")
         #expect(result.status == 0, "\(result.stderr)")
