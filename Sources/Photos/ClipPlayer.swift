@@ -137,7 +137,12 @@ public final class ClipPlayer: @unchecked Sendable {
     /// conversion (13 ms for 1080p here). When they become wanted, the worker adds them to the
     /// frames already decoded, the one on screen included (`Sample.relevelled`).
     public func setLevelsWanted(_ wanted: Bool) {
-        locked { levelsWanted = wanted }
+        locked {
+            guard levelsWanted != wanted else { return }
+            levelsWanted = wanted
+            // A worker asleep on a full ring must hear it: its frames now lack their levels.
+            condition.broadcast()
+        }
     }
 
     /// Lets the worker go after the frame it is decoding; never waits. The ring is dropped now.
@@ -162,6 +167,8 @@ public final class ClipPlayer: @unchecked Sendable {
 
     /// True until the worker has let go of the source and its frames.
     public var isWorkerRunning: Bool { locked { workerRunning } }
+    /// The frames in the ring now (the worker sleeps when it holds `slots`).
+    public var bufferedFrameCount: Int { locked { ring.count } }
 
     /// Blocks until the worker has gone (tests; never the frame loop).
     public func waitForWorker(timeout: Double = 10) -> Bool {

@@ -169,9 +169,14 @@ import TestSupport
         defer { player.stop() }
         let first = player.sample(at: 0, wait: true)
         #expect(first.frame?.image.levels.count == 1)
+        // The worker fills the ring and sleeps (the case a wake-up was once missing from).
+        let waited = Date().addingTimeInterval(60)
+        while player.bufferedFrameCount < player.slots, Date() < waited { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(player.bufferedFrameCount == player.slots)
         // A transition starts to shrink it: the frames decoded, the one on screen too, get levels.
         player.setLevelsWanted(true)
-        let deadline = Date().addingTimeInterval(5)
+        // A bound for a loaded machine only: the relevelling takes milliseconds.
+        let deadline = Date().addingTimeInterval(60)
         while player.nextChange != -.infinity, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let relevelled = player.sample(at: 0.01, wait: true)
         #expect(relevelled.relevelled && !relevelled.changed)
