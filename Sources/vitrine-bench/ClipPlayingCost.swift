@@ -42,6 +42,19 @@ enum ClipPlayingCost {
         let start = MonotonicClock.now()
         viewer.scene.show(0, at: start)
         var onScreen: SceneFrame?
+        /// The frame sampled at `vblank`, drawn and its changed rows copied if it shows a new
+        /// picture (as `run` presents it); false when the picture on screen stays.
+        func presentFrame(at vblank: Double) -> Bool {
+            let frame = viewer.frame(at: vblank)
+            guard !frame.showsSamePicture(as: onScreen) else { return false }
+            let rows = viewer.draw(frame, into: &composed)
+            for range in rows.ranges {
+                scanout.copy(from: composed, sourceRect: PixelRect(x: 0, y: range.lowerBound, width: screen.width, height: range.count),
+                             to: (0, range.lowerBound))
+            }
+            onScreen = frame
+            return true
+        }
         var drawn = 0
         var measuredFrom: (cpu: Double, wall: Double, drawn: Int)?
         var vblank = start
@@ -53,15 +66,7 @@ enum ClipPlayingCost {
             if measuredFrom == nil, vblank - start >= 0.5 {
                 measuredFrom = (ClipBenchmark.cpuSeconds(), MonotonicClock.now(), drawn)
             }
-            let frame = viewer.frame(at: vblank)
-            guard !frame.showsSamePicture(as: onScreen) else { continue }
-            let rows = viewer.draw(frame, into: &composed)
-            for range in rows.ranges {
-                scanout.copy(from: composed, sourceRect: PixelRect(x: 0, y: range.lowerBound, width: screen.width, height: range.count),
-                             to: (0, range.lowerBound))
-            }
-            onScreen = frame
-            drawn += 1
+            if presentFrame(at: vblank) { drawn += 1 }
         }
         let cpu = ClipBenchmark.cpuSeconds(), wall = MonotonicClock.now()
         let from = measuredFrom ?? (cpu, wall, drawn)
@@ -82,15 +87,7 @@ enum ClipPlayingCost {
                 viewer.handle(.touch(touch))
                 pending = pending.dropFirst()
             }
-            let frame = viewer.frame(at: vblank)
-            guard !frame.showsSamePicture(as: onScreen) else { continue }
-            let rows = viewer.draw(frame, into: &composed)
-            for range in rows.ranges {
-                scanout.copy(from: composed, sourceRect: PixelRect(x: 0, y: range.lowerBound, width: screen.width, height: range.count),
-                             to: (0, range.lowerBound))
-            }
-            onScreen = frame
-            dragFrameMs.append((MonotonicClock.now() - began) * 1000)
+            if presentFrame(at: vblank) { dragFrameMs.append((MonotonicClock.now() - began) * 1000) }
         }
         let decoder = viewer.clips.decoderName ?? "?"
         viewer.clips.stop()
