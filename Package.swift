@@ -209,7 +209,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),
-        .testTarget(name: "ColourTests", dependencies: ["Colour", "Blitter", "CLcms2"]),
+        .testTarget(name: "ColourTests", dependencies: ["Colour", "Blitter", "CLcms2", "TestSupport"]),
         .testTarget(name: "ClipsTests", dependencies: ["Clips", "Blitter", "Linux", "TestSupport", "FuzzTargets"], exclude: ["Clips"]),
         .testTarget(name: "RunLoopRulesTests", dependencies: ["RunLoopRules"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Blitter
 import Clips
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ClipReaderTests {
@@ -41,7 +42,7 @@ import Testing
                 let frame = try #require(try reader.nextFrame(width: width, height: height), "\(name) frame \(index)")
                 #expect(frame.index == index)
                 #expect(frame.bitmap.width == width && frame.bitmap.height == height)
-                let difference = ClipTestFiles.largestDifference(frame.bitmap, reference)
+                let difference = largestDifference(frame.bitmap, reference)
                 #expect(difference <= 3, "\(name) frame \(index): largest difference \(difference)")
             }
         }
@@ -65,7 +66,7 @@ import Testing
         let frame = try #require(try reader.nextFrame(width: 1440, height: 1920))
         #expect(frame.bitmap.width == 1440 && frame.bitmap.height == 1920)
         let reference = try ClipTestFiles.ffmpegFrames(ClipTestFiles.livePhotoMovie, width: 1440, height: 1920, count: 1)
-        #expect(ClipTestFiles.largestDifference(frame.bitmap, try #require(reference.first)) <= 3)
+        #expect(largestDifference(frame.bitmap, try #require(reference.first)) <= 3)
     }
 
     @Test func rewindGivesTheFirstFrameAgain() throws {

@@ -64,18 +64,4 @@ enum ClipTestFiles {
             return bitmap
         }
     }
-
-    /// The largest difference of any channel of any pixel.
-    static func largestDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
-        precondition(a.width == b.width && a.height == b.height)
-        var largest = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                largest = max(largest, abs(Int(Pixel.red(p)) - Int(Pixel.red(q))), abs(Int(Pixel.green(p)) - Int(Pixel.green(q))),
-                              abs(Int(Pixel.blue(p)) - Int(Pixel.blue(q))))
-            }
-        }
-        return largest
-    }
 }

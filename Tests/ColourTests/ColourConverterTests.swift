@@ -1,18 +1,11 @@
 import Blitter
 @testable import Colour
+import TestSupport
 import Testing
 
 /// A bitmap of `colours`, one pixel each, in one row.
 private func row(_ colours: [(UInt8, UInt8, UInt8)]) -> Bitmap {
     Bitmap(width: colours.count, height: 1, stride: colours.count, pixels: colours.map { Pixel.rgb($0.0, $0.1, $0.2) })
-}
-
-private func channels(_ pixel: UInt32) -> [Int] {
-    [Int(Pixel.red(pixel)), Int(Pixel.green(pixel)), Int(Pixel.blue(pixel))]
-}
-
-private func largestDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
-    zip(a.pixels, b.pixels).map { zip(channels($0), channels($1)).map { abs($0 - $1) }.max()! }.max() ?? 0
 }
 
 @Suite struct ColourConverterTests {

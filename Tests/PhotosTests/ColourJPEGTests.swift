@@ -50,12 +50,6 @@ enum ProfiledJPEG {
     }
 }
 
-private func largestDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
-    zip(a.pixels, b.pixels).map { p, q in
-        [Pixel.red, Pixel.green, Pixel.blue].map { abs(Int($0(p)) - Int($0(q))) }.max()!
-    }.max() ?? 0
-}
-
 @Suite struct ColourJPEGTests {
     @Test func aDisplayP3PhotoLooksAsPillowsImageCmsMakesIt() throws {
         // colour/make_colour_tests.py made the photo and the reference (Pillow's decode converted

@@ -47,19 +47,6 @@ enum TestWebPs {
         return Bitmap(width: width, height: height, stride: width, pixels: pixels)
     }
 
-    /// The largest difference of any channel of any pixel.
-    static func maxDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
-        var largest = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                largest = max(largest, abs(Int(Pixel.red(p)) - Int(Pixel.red(q))), abs(Int(Pixel.green(p)) - Int(Pixel.green(q))),
-                              abs(Int(Pixel.blue(p)) - Int(Pixel.blue(q))))
-            }
-        }
-        return largest
-    }
-
     static func decode(_ name: String, to target: ImageSize? = nil) throws -> DecodedImage {
         let decoder = WebPDecoder()
         let bytes = try bytes(name)
@@ -89,7 +76,7 @@ enum TestWebPs {
         #expect(image.decodedSize == ImageSize(width: width, height: height))
         let reference = try TestWebPs.dwebp(TestWebPs.path(name))
         // The same library: only alpha premultiplication may round differently.
-        #expect(TestWebPs.maxDifference(image.bitmap, reference) <= 1, "\(name)")
+        #expect(largestDifference(image.bitmap, reference) <= 1, "\(name)")
         #expect(image.bitmap.pixels.allSatisfy { $0 >> 24 == 0 }, "the X byte is zero")
     }
 
@@ -134,7 +121,7 @@ enum TestWebPs {
             #expect(result.status == 0, "\(result.stderr)")
             let reference = try TestWebPs.dwebp(still)
             #expect(image.bitmap.size == reference.size)
-            #expect(TestWebPs.maxDifference(image.bitmap, reference) <= 1, "\(name)")
+            #expect(largestDifference(image.bitmap, reference) <= 1, "\(name)")
             // And not the second frame (random noise differs everywhere).
             let second = folder.file("frame2.webp")
             _ = try ProcessResult.run(["-get", "frame", "2", TestWebPs.path(name), "-o", second], executable: "/usr/bin/webpmux")
@@ -165,7 +152,7 @@ enum TestWebPs {
             let image = try TestWebPs.decode(name)
             #expect(image.header.orientation == .rotate90, "\(name)")
             let stored = try TestWebPs.dwebp(TestWebPs.path(name))
-            #expect(TestWebPs.maxDifference(image.bitmap, Orientation.rotate90.apply(to: stored)) <= 1)
+            #expect(largestDifference(image.bitmap, Orientation.rotate90.apply(to: stored)) <= 1)
             #expect(meanDifference(image.bitmap, stored) > 20, "turned, not as stored")
         }
     }

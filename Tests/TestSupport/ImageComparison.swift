@@ -1,5 +1,19 @@
 import Blitter
 
+/// The largest difference of any channel of any pixel of two bitmaps of the same size.
+public func largestDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
+    precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.size) vs \(b.size)")
+    var largest = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            let p = a[x, y], q = b[x, y]
+            largest = max(largest, abs(Int(Pixel.red(p)) - Int(Pixel.red(q))), abs(Int(Pixel.green(p)) - Int(Pixel.green(q))),
+                          abs(Int(Pixel.blue(p)) - Int(Pixel.blue(q))))
+        }
+    }
+    return largest
+}
+
 /// Mean absolute difference per channel (0...255) of two bitmaps of the same size.
 public func meanDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
     precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.size) vs \(b.size)")
