@@ -83,6 +83,8 @@ public final class ClipPlayer: @unchecked Sendable {
     private var shownHasLevels = false
     private var decoder: String?
     private var workerRunning = true
+    /// The worker's thread is over, `onExit` included when it was the one to call it.
+    private var workerGone = false
     private var released = false
     private let onExit: @Sendable () -> Void
 
@@ -110,6 +112,10 @@ public final class ClipPlayer: @unchecked Sendable {
                 return releaseOnce()
             }
             if release { onExit() }
+            locked {
+                workerGone = true
+                condition.broadcast()
+            }
         }
         thread.name = "vitrine-clip"
         thread.start()
@@ -170,11 +176,12 @@ public final class ClipPlayer: @unchecked Sendable {
     /// The frames in the ring now (the worker sleeps when it holds `slots`).
     public var bufferedFrameCount: Int { locked { ring.count } }
 
-    /// Blocks until the worker has gone (tests; never the frame loop).
+    /// Blocks until the worker has gone and, if it was the last to let go, has called `onExit`
+    /// (tests; never the frame loop).
     public func waitForWorker(timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         return locked {
-            while workerRunning { if !condition.wait(until: deadline) { return false } }
+            while !workerGone { if !condition.wait(until: deadline) { return false } }
             return true
         }
     }
