@@ -117,6 +117,9 @@ enum SettingsSchema {
             .duration("idle_timeout", \.kiosk.idleTimeout, in: longDurationRange, zero: "never"),
             .choice("idle_action", \.kiosk.idleAction),
             .duration("slideshow_interval", \.kiosk.slideshowInterval, in: 1...3600),
+            .choice("slideshow_transition", \.scene.slideshow.transition),
+            .duration("transition_duration", \.scene.slideshow.transitionDuration, in: 0.1...10),
+            .boolean("portrait_pairs", \.scene.slideshow.portraitPairs),
             .duration("blank_after", \.kiosk.blankAfter, in: longDurationRange, zero: "never"),
         ]),
         SettingTable(name: "schedule", keys: [

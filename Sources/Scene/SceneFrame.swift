@@ -1,8 +1,9 @@
 import Geometry
 
-/// The five modes of SPEC §1.
+/// The five modes of SPEC §1, and the kiosk's slideshow: full-screen slides that change by
+/// themselves (`kiosk.idle_action = "slideshow"`) until a touch hands the photo to the pager.
 public enum SceneMode: String, Equatable, Sendable {
-    case grid, opening, pager, dismissing, closing
+    case grid, opening, pager, dismissing, closing, slideshow
 }
 
 /// A grid cell to draw: the photo's thumbnail, aspect-filled into `rect` (screen pixels; may reach
@@ -62,7 +63,11 @@ public struct SceneFrame: Equatable, Sendable {
     public var hiddenIndex: Int?
     /// Opacity of the pager's black background over the grid, 0...1.
     public var backgroundAlpha: Double
-    /// Pager pages on screen (the current one and, while paging, its neighbours).
+    /// Pager pages on screen (the current one and, while paging, its neighbours), or the slides'
+    /// photos. In `slideshow` mode the pages are dissolved, not laid over each other: each pixel is
+    /// the sum of alpha x page over black, so a crossfade's two pages (alphas a and 1 - a) give
+    /// a x next + (1 - a) x previous where both cover it, and fade from or to black elsewhere. In
+    /// the other modes each page is drawn in order over what lies under it, at its alpha.
     public var pages: [PhotoPlacement]
     /// The photo a transition carries (opening, dismissing, closing).
     public var movingPhoto: PhotoPlacement?

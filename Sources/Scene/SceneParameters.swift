@@ -16,6 +16,8 @@ public struct SceneParameters: Equatable, Sendable {
     public var open = Spring(duration: 0.5, dampingRatio: 0.8)
     /// The zoom back into the cell without a drag, on the ease-out bezier (0, 0, 0.58, 1).
     public var closeDuration = 0.25
+    /// How the kiosk's slideshow goes from one slide to the next (`[kiosk]` in the config).
+    public var slideshow = Slideshow()
     /// A finger resting this long on the pager's page at 1x, within the tap slop, is a hold
     /// (`Scene.pageHold`: a Live Photo's motion plays). SPEC §12 fixes it, as UIKit's long press
     /// does, so it is no setting; it is longer than any tap (`gestures.tapTimeout`'s default 0.3 s).
@@ -66,6 +68,25 @@ public struct SceneParameters: Equatable, Sendable {
         public var finish = Spring(duration: 0.37, dampingRatio: 0.9)
         /// Back to the pager, starting at the finger's speed.
         public var cancel = Spring(duration: 0.45, dampingRatio: 0.75)
+        public init() {}
+    }
+
+    public struct Slideshow: Equatable, Sendable {
+        /// From one slide to the next (the config's `kiosk.slideshow_transition`, by these names).
+        public enum Transition: String, Equatable, Sendable, CaseIterable {
+            /// The next slide slides in from the right, as a swipe in the pager.
+            case slide
+            /// The next slide fades in as the one before fades out.
+            case crossfade
+            /// A crossfade, and every slide zooms slowly from 1.0 to 1.1 and pans over its interval.
+            case kenBurns = "ken_burns"
+        }
+
+        public var transition = Transition.slide
+        /// Seconds the change from one slide to the next takes.
+        public var transitionDuration = 1.0
+        /// On a landscape screen, two portrait photos side by side on one slide.
+        public var portraitPairs = false
         public init() {}
     }
 }

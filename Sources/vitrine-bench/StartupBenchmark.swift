@@ -483,6 +483,9 @@ public enum StartupBenchmark {
                     count("back keys")
                     return [.back(time: start)]
                 }
+            case .slideshow:
+                count("slideshow touches")
+                return Gesture.tap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start)
             case .opening, .closing, .dismissing:
                 count("catches")
                 return Gesture.tap(at: Point(x: 0.5 * w, y: 0.5 * h), start: start)

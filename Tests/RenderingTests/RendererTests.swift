@@ -59,7 +59,7 @@ private final class TestPhotos: PhotoImages {
             return SceneFrame(time: 0, mode: .grid, currentIndex: nil, gridScroll: scroll, drawsGrid: true,
                               gridCells: cells(scroll: scroll), hiddenIndex: nil, backgroundAlpha: 0, pages: [],
                               movingPhoto: nil)
-        case .pager:
+        case .pager, .slideshow:
             let offset = Double.random(in: -170...170, using: &rng)
             for index in max(0, current - 1)...min(photoCount - 1, current + 1) {
                 let fit = Rect(origin: .zero, size: screen).insetBy(dx: Double.random(in: 0...30, using: &rng), dy: 0)
