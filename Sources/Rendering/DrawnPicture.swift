@@ -14,6 +14,9 @@ struct DrawnPicture: Equatable {
         case black
         /// The grid's background colour under its cells, with black at `dim` (256ths) over all.
         case grid(background: UInt32, dim: Int)
+        /// Black with the pages dissolved into it (slideshow): the same pages laid over each
+        /// other make another picture.
+        case dissolved
     }
 
     enum Content: Equatable {

@@ -18,6 +18,10 @@ import Scene
 /// Captions (with a `CaptionPainter`) go over everything else, each with its page. A grid cell's
 /// badge (a clip's duration, `PhotoImages.badge`) is part of the cell (`CellBadgePainter`).
 ///
+/// In `slideshow` mode the pages are dissolved over black (`SceneFrame.pages`): translucent or
+/// overlapping pages go through a `Dissolve`, which writes each pixel once; opaque pages side by
+/// side are drawn as the pager's are.
+///
 /// `render` returns the rows that changed since the picture it drew last into the same bitmap
 /// (`DrawnPicture`): the display writes only those.
 public struct Renderer {
@@ -25,6 +29,7 @@ public struct Renderer {
     public let captions: CaptionPainter?
     public let badges: CellBadgePainter
     private let gridLayer = GridLayerCache()
+    private let dissolve = Dissolve()
     private let last = LastPicture()
 
     /// The picture drawn last, and into which bitmap (its storage's address and size; not held,
@@ -58,6 +63,17 @@ public struct Renderer {
     private func draw(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
         let screen = target.bounds
         let pages = frame.pages.map { aligned($0, images: images) }
+        if dissolves(frame, pages: pages, images: images, screen: screen) {
+            gridLayer.clear()
+            dissolve.draw(pages.map { dissolveLayer($0, images: images) }, into: &target, clip: screen)
+            if let moving = frame.movingPhoto { drawPhoto(moving, images: images, into: &target) }
+            var placed = frame
+            placed.pages = pages
+            drawCaptions(placed, images: images, into: &target)
+            captions?.finishFrame()
+            badges.finishFrame()
+            return
+        }
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
         let bands = captionBands(frame, pages: pages, images: images, screen: screen)
         let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) }
@@ -98,6 +114,29 @@ public struct Renderer {
         drawCaptions(placed, images: images, into: &target, except: Set(bands.keys))
         captions?.finishFrame()
         badges.finishFrame()
+    }
+
+    /// Whether the frame's pages are dissolved (slideshow mode) in a way the pager's drawing of
+    /// them would not give: some translucent, or overlapping. Opaque pages side by side (a still
+    /// slide, a portrait pair at rest) are the same picture either way, and take the page path.
+    private func dissolves(_ frame: SceneFrame, pages: [PhotoPlacement], images: PhotoImages, screen: PixelRect) -> Bool {
+        guard frame.mode == .slideshow else { return false }
+        var covered: [PixelRect] = []
+        for page in pages {
+            guard let pixels = coveredPixels(page, images: images, screen: screen) else { return true }
+            if covered.contains(where: { !$0.intersection(pixels).isEmpty }) { return true }
+            covered.append(pixels)
+        }
+        return false
+    }
+
+    /// A page as the dissolve draws it: what `drawPhoto` would draw, at the page's alpha.
+    private func dissolveLayer(_ page: PhotoPlacement, images: PhotoImages) -> DissolveLayer {
+        switch source(of: page.index, images: images) {
+        case .screenImage(let image): .image(image, in: page.rect, alpha: page.alpha)
+        case .thumbnail(let thumbnail): .image(thumbnail, in: page.rect, alpha: page.alpha)
+        case .placeholder: .color(grid.placeholderColor, in: page.rect, alpha: page.alpha)
+        }
     }
 
     /// The captions the frame shows (`CaptionPlacement`), over the photos; `except` the pages
@@ -141,6 +180,14 @@ public struct Renderer {
     /// `render` must match.
     func renderDirectly(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
         let screen = target.bounds
+        if frame.mode == .slideshow {
+            var placed = frame
+            placed.pages = frame.pages.map { aligned($0, images: images) }
+            renderDissolvedDirectly(placed.pages, images: images, into: &target)
+            if let moving = frame.movingPhoto { drawPhoto(moving, images: images, into: &target) }
+            drawCaptions(placed, images: images, into: &target)
+            return
+        }
         if frame.drawsGrid {
             target.fill(screen, color: grid.backgroundColor)
             for cell in frame.gridCells where cell.index != frame.hiddenIndex {
@@ -171,12 +218,53 @@ public struct Renderer {
         drawCaptions(placed, images: images, into: &target)
     }
 
+    /// The dissolve by its definition (`Dissolve`): each page drawn alone at alpha 1 over black,
+    /// then per pixel and channel the sum of each covering page's pixel times its weight (cut so
+    /// that the weights add up to at most `opaque`), over black.
+    private func renderDissolvedDirectly(_ pages: [PhotoPlacement], images: PhotoImages, into target: inout Bitmap) {
+        let screen = target.bounds
+        var layers: [(picture: Bitmap, covered: PixelRect, weight: Int)] = []
+        for page in pages {
+            var alone = Bitmap(width: target.width, height: target.height)
+            var whole = page
+            whole.alpha = 1
+            drawPhoto(whole, images: images, into: &alone)
+            let covered: PixelRect
+            switch source(of: page.index, images: images) {
+            case .screenImage(let image): covered = image.image.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
+                                                                         : Self.centredPixels(page.rect).intersection(screen)
+            case .thumbnail(let image): covered = image.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
+                                                                : Self.centredPixels(page.rect).intersection(screen)
+            case .placeholder: covered = page.rect.enclosingPixels.intersection(screen)
+            }
+            layers.append((alone, covered, PixelMath.alphaWeight(page.alpha)))
+        }
+        for y in 0..<target.height {
+            for x in 0..<target.width {
+                var left = PixelMath.opaque, pixel: UInt32 = 0
+                var sums = [128, 128, 128]
+                for layer in layers where layer.weight > 0 && (layer.covered.minX..<layer.covered.maxX).contains(x)
+                    && (layer.covered.minY..<layer.covered.maxY).contains(y) {
+                    let weight = min(layer.weight, left)
+                    left -= weight
+                    for (channel, shift) in [16, 8, 0].enumerated() {
+                        sums[channel] += Int(layer.picture[x, y] >> UInt32(shift) & 0xFF) * weight
+                    }
+                }
+                for (channel, shift) in [16, 8, 0].enumerated() { pixel |= UInt32(sums[channel] / 256) << UInt32(shift) }
+                target[x, y] = pixel
+            }
+        }
+    }
+
     /// What `renderDirectly` draws for `frame`, item by item: the picture the next frame's is
     /// compared with.
     private func picture(of frame: SceneFrame, images: PhotoImages, screen: PixelRect) -> DrawnPicture {
         let dim = PixelMath.alphaWeight(min(1, frame.backgroundAlpha))
+        let dissolved = dissolves(frame, pages: frame.pages.map { aligned($0, images: images) }, images: images, screen: screen)
         var picture = DrawnPicture(width: screen.width, height: screen.height, placeholderColor: grid.placeholderColor,
-                                   base: frame.drawsGrid && dim < PixelMath.opaque
+                                   base: dissolved ? .dissolved
+                                       : frame.drawsGrid && dim < PixelMath.opaque
                                        ? .grid(background: grid.backgroundColor, dim: dim) : .black)
         if case .grid = picture.base {
             for cell in frame.gridCells {

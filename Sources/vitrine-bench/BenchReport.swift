@@ -9,6 +9,8 @@ struct BenchReport {
     let photo: String
     let header: JPEGHeader
     let frames: [String]
+    /// The slideshow rows' frames and summary (`SlideshowBenchmark`).
+    var slideshow: [String] = []
 
     var markdown: String {
         var lines = [
@@ -81,7 +83,7 @@ struct BenchReport {
             "- JPEG rows: `JPEGDecoder.decode` of \((photo as NSString).lastPathComponent) "
                 + "(\(header.storedSize.width)x\(header.storedSize.height), a progressive JPEG from the samples)",
             "  to its size at TurboJPEG's scale 1, 1/2, 1/4 and 1/8; no pixman equivalent.",
-        ]
+        ] + SlideshowBenchmark.explanation(slideshow)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -329,6 +329,14 @@ frameCase("frame: dismiss drag, p = 0.5", dismissFrame, goal: frameGoal, pixmanC
 frameCase("frame: pager swipe, two pages", swipeFrame, goal: frameGoal, pixmanCopiesGrid: false)
 frameCase("frame: grid scrolled 0.37 row", scrollFrame, goal: nil, pixmanCopiesGrid: false)
 
+// MARK: - Slideshow (SlideshowBenchmark)
+
+let slideshowLines = SlideshowBenchmark.run(photos: photos, settings: settings, width: width, height: height,
+                                            selected: selected) { row in
+    rows.append(row)
+    printRow(row)
+}
+
 // MARK: - Captions
 
 var captionLines: [String] = []
@@ -359,10 +367,10 @@ for denominator in [1, 2, 4, 8] where selected("JPEG") {
 }
 
 print("")
-for line in frameDescriptions { print(line) }
+for line in frameDescriptions + slideshowLines { print(line) }
 if let path = option("--markdown") {
     let markdown = BenchReport(rows: rows, cpu: cpu, photo: bigPhotoPath, header: header,
-                               frames: frameDescriptions + captionLines).markdown
+                               frames: frameDescriptions + captionLines, slideshow: slideshowLines).markdown
     // The sections other modes own (`vitrine-bench formats`) stay.
     let kept = ((try? String(contentsOfFile: path, encoding: .utf8)).map(MarkdownSections.sections(in:)) ?? [])
         .map { "\n" + $0 + "\n" }.joined()
