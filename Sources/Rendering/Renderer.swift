@@ -117,10 +117,12 @@ public struct Renderer {
     }
 
     /// Whether the frame's pages are dissolved (slideshow mode) in a way the pager's drawing of
-    /// them would not give: some translucent, or overlapping. Opaque pages side by side (a still
-    /// slide, a portrait pair at rest) are the same picture either way, and take the page path.
+    /// them would not give: some translucent, or overlapping (or a grid showing, where the
+    /// slideshow has black). Opaque pages side by side (a still slide, a portrait pair at rest)
+    /// are the same picture either way, and take the page path.
     private func dissolves(_ frame: SceneFrame, pages: [PhotoPlacement], images: PhotoImages, screen: PixelRect) -> Bool {
         guard frame.mode == .slideshow else { return false }
+        if frame.drawsGrid && PixelMath.alphaWeight(frame.backgroundAlpha) < PixelMath.opaque { return true }
         var covered: [PixelRect] = []
         for page in pages {
             guard let pixels = coveredPixels(page, images: images, screen: screen) else { return true }

@@ -71,6 +71,13 @@ private final class Slides: PhotoImages {
                                       PhotoPlacement(index: 3, rect: portrait(3, left: false), alpha: 1 - a),
                                       PhotoPlacement(index: 4, rect: portrait(4, left: true).offsetBy(dx: 0.5, dy: 0), alpha: a),
                                       PhotoPlacement(index: 5, rect: portrait(5, left: false), alpha: a)])),
+            ("over the grid's flag", {
+                // A slideshow has no grid under it, whatever the frame's grid flag says.
+                var over = frame([PhotoPlacement(index: 0, rect: fit(slides, 0), alpha: 1)])
+                over.drawsGrid = true
+                over.backgroundAlpha = 1 - a
+                return over
+            }()),
             ("thumbnail and placeholder", frame([PhotoPlacement(index: 7, rect: fit(slides, 7), alpha: 1 - a),
                                                  PhotoPlacement(index: 9, rect: fit(slides, 0).offsetBy(dx: 3.5, dy: 0), alpha: a)])),
         ]
