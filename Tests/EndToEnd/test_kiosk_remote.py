@@ -154,10 +154,12 @@ class KioskRemoteTest(kiosk.KioskTestCase):
     def test_touch_to_flip_latency_of_a_drag(self) -> None:
         """SPEC §13 on a real kernel: a drag down the grid from touch-inject (60 moves, one every
         10 ms, 5 px each) through uinput and evdev (CLOCK_MONOTONIC timestamps) to virtio-gpu's flip
-        events. Each move past the 10 px tap slop moves the grid (rubber band at the top): 58 touch
-        frames change the picture. Each gives one latency: the log's "touch to flip" lines (log.level
-        debug) and the /metrics histogram count the same touches, every one > 0 and under 0.5 s (a
-        bound for TCG on a loaded host; a real board is in the README).
+        events. Each move past the 10 px tap slop moves the grid (rubber band at the top): 59 touch
+        frames change the picture (the panel's 0..1279 maps onto 1280 px, so the second move is
+        10.01 px from the touch-down, just past the slop). Each gives one latency: the log's "touch
+        to flip" lines (log.level debug) and the /metrics histogram count the same touches, every
+        one > 0 and under 1 s (a bound for TCG on a loaded host, where a frame takes 50-100 ms to
+        draw; measured 0.1-0.35 s).
 
         The parts of one latency: the wait until the frame is sampled (at most one refresh period,
         less the compose budget), the draw (compose and copy into the dumb buffer: vitrine_frame_seconds),
@@ -191,13 +193,13 @@ class KioskRemoteTest(kiosk.KioskTestCase):
               f"draw mean {1000 * float(compose) / float(frames):.1f} ms over {frames} frames\n"
               f"buckets (le, cumulative): {buckets}", flush=True)
         self.assertEqual(count, len(logged), "the histogram and the log count the same touches")
-        # 60 moves, the first two inside the tap slop; a frame the evdev buffer dropped or two
-        # moves the scene saw as one picture would lower it a little, never raise it.
-        self.assertLessEqual(count, 58)
+        # 60 moves, the first inside the tap slop; a frame the evdev buffer dropped would lower it
+        # a little, never raise it.
+        self.assertLessEqual(count, 59)
         self.assertGreaterEqual(count, 50)
         self.assertGreater(logged[0], 0)
-        self.assertLess(logged[-1], 0.5)
-        self.assertEqual(dict(buckets)["0.5"], count)
+        self.assertLess(logged[-1], 1.0)
+        self.assertEqual(dict(buckets)["1"], count)
         self.assertAlmostEqual(total, sum(logged), delta=0.0001 * count + 1e-6)
         code, _, log = self.stop_and_time("vitrine", "TERM")
         self.assertEqual(code, 0, log)
