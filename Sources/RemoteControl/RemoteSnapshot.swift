@@ -60,6 +60,9 @@ public struct RemoteSnapshot: Sendable {
     /// Compose time buckets (seconds): cumulative (upper bound, count) ending with +infinity.
     public var frameTimeBuckets: [(bound: Double, count: Int)] = []
     public var frameTimeSum = 0.0
+    /// Touch-to-flip latency since start (SPEC §13), the same way.
+    public var touchLatencyBuckets: [(bound: Double, count: Int)] = []
+    public var touchLatencySum = 0.0
     public var photosShown = 0
     /// Files the last scan of the folder left out, by reason; every reason, zeros too.
     public var photosSkipped: [(reason: String, count: Int)] = []

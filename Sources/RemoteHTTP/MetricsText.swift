@@ -28,6 +28,9 @@ public enum MetricsText {
                    [([:], Double(snapshot.framesDropped))])
         out.histogram("vitrine_frame_seconds", "Time to compose and present one frame.",
                       buckets: snapshot.frameTimeBuckets, sum: snapshot.frameTimeSum)
+        out.histogram("vitrine_touch_to_flip_seconds",
+                      "Touch-to-photon latency: from a touch frame that changed the picture (its kernel timestamp) to the completion of the page flip that showed it.",
+                      buckets: snapshot.touchLatencyBuckets, sum: snapshot.touchLatencySum)
         out.metric("vitrine_photos", .gauge, "Photos in the folder that can be shown.",
                    [([:], Double(snapshot.photoCount))])
         out.metric("vitrine_photos_shown_total", .counter,
@@ -82,6 +85,8 @@ public enum MetricsText {
 
         mutating func histogram(_ name: String, _ help: String, buckets: [(bound: Double, count: Int)], sum: Double) {
             header(name, .histogram, help)
+            // Prometheus wants the +Inf bucket even when nothing was counted.
+            let buckets = buckets.isEmpty ? [(bound: Double.infinity, count: 0)] : buckets
             for bucket in buckets { sample(name + "_bucket", ["le": MetricsText.format(bucket.bound)], Double(bucket.count)) }
             sample(name + "_sum", [:], sum)
             sample(name + "_count", [:], Double(buckets.last?.count ?? 0))

@@ -8,6 +8,11 @@ import Geometry
 /// completion asks again); at most once per refresh period (virtio-gpu and some drivers complete
 /// flips faster than vblank); and sample the scene at the vblank the frame will be shown at, never
 /// earlier than the frame before.
+///
+/// While something moves (a finger down, an animation) the frame is sampled as late as it can
+/// be (SPEC §13): at `nextVblank - composeBudget`, not as soon as the flip before completed, so
+/// a touch that arrives while a frame is drawn or in flight shows at the next vblank, not the one
+/// after. The budget is what the recent frames took to compose, plus a margin.
 public struct FrameScheduler: Equatable, Sendable {
     public enum Decision: Equatable, Sendable {
         /// Nothing can have changed: sleep until an event.
@@ -32,6 +37,20 @@ public struct FrameScheduler: Equatable, Sendable {
     public private(set) var imagesArrived = false
     private var lastPresent: Double?
     private var lastPresentWasMoving = false
+    /// The last frames' compose times (sample to flip queued), newest last.
+    private var recentComposeTimes: [Double] = []
+    /// The time a late sample was put off to: reached, the frame is sampled whatever the vblank
+    /// says then (a timer that fires late must not put it off again).
+    private var lateSampleDue: Double?
+
+    /// Compose times the budget looks back over: a quarter of a second at 60 Hz, long enough to
+    /// hold the slow frames of a transition, short enough to forget a one-off stall soon.
+    public static let composeHistory = 16
+    /// Added to the slowest recent compose time: the timer's and the scheduler's lateness in
+    /// waking the loop, and a frame a little slower than any of the recent ones.
+    public static let composeMargin = 0.0015
+    /// The budget's floor: below it the timer's own lateness decides.
+    public static let minimumBudget = 0.002
 
     public init(refreshPeriod: Double) {
         self.refreshPeriod = refreshPeriod
@@ -45,6 +64,21 @@ public struct FrameScheduler: Equatable, Sendable {
 
     public mutating func noteImagesArrived() {
         imagesArrived = true
+    }
+
+    /// How long before its vblank a moving frame is sampled: the slowest of the last
+    /// `composeHistory` compose times plus `composeMargin`, at least `minimumBudget`; a whole
+    /// refresh period (sample at once, as a still screen does) until a frame was timed, or when
+    /// frames take that long.
+    public var composeBudget: Double {
+        guard let slowest = recentComposeTimes.max(), slowest.isFinite else { return refreshPeriod }
+        return min(refreshPeriod, max(Self.minimumBudget, slowest + Self.composeMargin))
+    }
+
+    /// A frame took `seconds` from its sample to its flip being queued.
+    public mutating func noteComposeTime(_ seconds: Double) {
+        if recentComposeTimes.count == Self.composeHistory { recentComposeTimes.removeFirst() }
+        recentComposeTimes.append(max(0, seconds))
     }
 
     /// The time at which input arriving `now` is applied to the scene.
@@ -63,6 +97,7 @@ public struct FrameScheduler: Equatable, Sendable {
         guard redrawOwed || moving || imagesArrived || changeDue else {
             // Woken at `change - refreshPeriod` the next vblank is the first at or after `change`,
             // or one before it: then the wake after that vblank has passed finds the right one.
+            lateSampleDue = nil
             guard let change = nextChange, change.isFinite else { return .sleep }
             return .wait(until: max(change - refreshPeriod, nextVblank))
         }
@@ -71,6 +106,16 @@ public struct FrameScheduler: Equatable, Sendable {
             let earliest = last + refreshPeriod * 0.9
             if now < earliest { return .wait(until: earliest) }
         }
+        // As late as the budget allows, once a frame was timed: in `simulate` (now == nextVblank)
+        // this never waits.
+        if moving, !recentComposeTimes.isEmpty {
+            let due = lateSampleDue ?? nextVblank - composeBudget
+            if now < due {
+                lateSampleDue = due
+                return .wait(until: due)
+            }
+        }
+        lateSampleDue = nil
         let time = max(nextVblank, lastSampleTime)
         lastSampleTime = time
         return .sample(at: time)

@@ -26,6 +26,9 @@ final class KioskRunner {
     /// The remote transports' end, when one is configured.
     private let remote: RemoteLink?
     private var canvas = Bitmap(width: 0, height: 0)
+    /// The display's flips completed as of the last look: a new one is a frame on screen, whose
+    /// touches' latencies are then counted (SPEC §13).
+    private var flipsSeen = 0
     private var stopping = false
     /// Why the loop stopped, when it was not a signal: the process exits with it.
     private var failure: Error?
@@ -106,6 +109,8 @@ final class KioskRunner {
             let change = try body()
             status.displayChanged(change, display: display, screen: session?.screenState(wall: WallClock.now()))
             if change == .opened, let output = display.output { start(on: output) }
+            // Flips in flight on a display that went away never complete.
+            if case .disconnected? = change { session?.flipsAbandoned() }
             if case .reconnected? = change {
                 session?.forceRedraw()
                 drawIfNeeded()
@@ -130,6 +135,7 @@ final class KioskRunner {
         session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: output.refreshPeriod,
                                now: MonotonicClock.now(), zone: .system)
         canvas = Bitmap(width: Int(output.logicalSize.width), height: Int(output.logicalSize.height))
+        flipsSeen = output.display.flipCount
         let inputs = InputDevices(settings: settings.input, screen: output.logicalSize, displayRotation: output.rotation,
                                   loop: files.loop, logger: logger,
                                   onTouch: { [unowned self] in self.dispatch(.input(.touch($0))) },
@@ -154,10 +160,28 @@ final class KioskRunner {
         do {
             try output.display.handleEvents()
             if output.display.flipCount > 0 { status.frameOnScreen() }
+            flipsCompleted(on: output)
         } catch {
             logger.error("display: \(error)")
         }
         drawIfNeeded()
+    }
+
+    /// The frames whose flips completed since the last look are on screen: the latency of each
+    /// touch they show, from the flip event's timestamp (CLOCK_MONOTONIC when the card says so,
+    /// else the time the event is read).
+    private func flipsCompleted(on output: DisplayOutput) {
+        let count = output.display.flipCount
+        defer { flipsSeen = count }
+        guard let session, count > flipsSeen else { return }
+        let time = output.display.card.hasMonotonicTimestamps ? output.lastFlipTime ?? MonotonicClock.now() : MonotonicClock.now()
+        for _ in flipsSeen..<count {
+            for latency in session.flipCompleted(at: time) {
+                status.touchLatency(latency)
+                // At log.level "debug", one line per touch measured (the end-to-end test reads them).
+                logger.debug("touch to flip: \(FrameStatistics.ms(latency, 2))")
+            }
+        }
     }
 
     // MARK: - Photos and settings
@@ -250,8 +274,11 @@ final class KioskRunner {
                 return
             }
             let end = MonotonicClock.now()
-            status.framePresented(composeTime: end - start, missedVblanks: session.presented(frame, at: start, moving: moving),
-                                  now: end)
+            // A flip `present` waited for itself (none is in flight when the scheduler draws).
+            flipsCompleted(on: output)
+            let missed = session.presented(frame, at: start, composeTime: end - now, moving: moving)
+            if !output.isFlipPending { session.flipsAbandoned() }
+            status.framePresented(composeTime: end - start, missedVblanks: missed, now: end)
             // One line per frame at log.level "debug": a still screen writes none.
             logger.debug("frame \(status.framesPresented): \(frame.mode.rawValue), \(output.rowsWritten) rows written")
         }

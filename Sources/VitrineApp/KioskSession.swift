@@ -22,6 +22,8 @@ final class KioskSession {
 
     private(set) var viewer: Viewer
     private var scheduler: FrameScheduler
+    /// Which touches each frame shows, for their latency (SPEC §13).
+    private var touchLatency = TouchLatency()
     private var policy: KioskPolicy
     private var onScreen: SceneFrame?
     /// Why the screen is off when it is ("idle", "remote"): what STATUS= says.
@@ -108,7 +110,7 @@ final class KioskSession {
                 (verdict, decided) = policy.key(at: now)
             }
             let effects = perform(decided.map { KioskAction($0, by: .input) }, now: now, wall: wall)
-            if verdict == .deliver { viewer.handle(input) }
+            if verdict == .deliver { deliver(input) }
             return effects
         case .time:
             actions = policy.tick(at: now, wall: wall).map { KioskAction($0, by: .idle) }
@@ -124,6 +126,17 @@ final class KioskSession {
             scheduler.forceRedraw()
         }
         return perform(actions, now: now, wall: wall)
+    }
+
+    /// Input to the scene. A touch frame that changes the picture (the scene at the frame's time
+    /// before and after it: exact, and cheap, as `handle` advances the scene to that time anyway)
+    /// is noted for its latency.
+    private func deliver(_ input: SceneInput) {
+        guard case .touch(let touch) = input else { return viewer.handle(input) }
+        let scene = viewer.scene
+        let before = scene.frame(at: touch.time)
+        viewer.handle(input)
+        if !scene.frame(at: touch.time).showsSamePicture(as: before) { touchLatency.noteTouch(at: touch.time) }
     }
 
     /// `dispatch` while `run` waits for a display: there is no session, so nothing on screen to act
@@ -147,6 +160,7 @@ final class KioskSession {
             case .show(let index): scene.show(index, at: time)
             case .closePhoto: scene.close(at: time)
             case .closing:
+                touchLatency.discardAll()
                 scene.resetToGrid(at: time)
                 let closed = closedStatus(wall: wall) ?? "closed"
                 effects.append(.screenOff(log: "opening hours: \(closed); ", status: screenState(wall: wall)))
@@ -154,6 +168,7 @@ final class KioskSession {
                 scene.resetToGrid(at: time)
                 effects.append(.screenOn(log: "opening hours: open; display on", status: screenState(wall: wall)))
             case .screenOff(let cause):
+                touchLatency.discardAll()
                 blankedBy = cause == .remote ? "remote" : "idle"
                 let log = cause == .remote ? "remote: " : "idle for \(Int(policy.parameters.blankAfter)) s: "
                 effects.append(.screenOff(log: log, status: screenState(wall: wall)))
@@ -191,13 +206,20 @@ final class KioskSession {
             return .wait(until: time)
         case .sample(let time):
             let frame = viewer.frame(at: time)
-            guard scheduler.mustDraw(sceneChanged: !frame.showsSamePicture(as: onScreen)) else { return .none }
+            touchLatency.frameSampled()
+            guard scheduler.mustDraw(sceneChanged: !frame.showsSamePicture(as: onScreen)) else {
+                touchLatency.frameNotDrawn()
+                return .none
+            }
             return .draw(frame, moving: moving)
         }
     }
 
-    /// `frame` went to the display, drawing started at `start`. Returns the vblanks it missed.
-    func presented(_ frame: SceneFrame, at start: Double, moving: Bool) -> Int {
+    /// `frame` went to the display (its flip queued), drawing started at `start` and took
+    /// `composeTime`. Returns the vblanks it missed.
+    func presented(_ frame: SceneFrame, at start: Double, composeTime: Double, moving: Bool) -> Int {
+        touchLatency.frameQueued()
+        scheduler.noteComposeTime(composeTime)
         onScreen = frame
         // A photo opened or paged to counts once, when it becomes the one shown.
         let scene = viewer.scene
@@ -205,5 +227,16 @@ final class KioskSession {
         if let shown, shown != lastShown { photosShown += 1 }
         lastShown = shown
         return scheduler.presented(at: start, moving: moving)
+    }
+
+    /// The oldest frame presented reached the screen at `time` (the flip event's timestamp; in
+    /// `simulate` its vblank): the latencies of the touches it shows, in seconds.
+    func flipCompleted(at time: Double) -> [Double] {
+        touchLatency.flipCompleted(at: time)
+    }
+
+    /// The flips in flight will not complete (the display went away): their touches are not measured.
+    func flipsAbandoned() {
+        touchLatency.discardAll()
     }
 }

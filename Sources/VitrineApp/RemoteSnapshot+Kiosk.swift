@@ -22,6 +22,8 @@ extension RemoteSnapshot {
         framesDropped = status.framesDropped
         frameTimeBuckets = status.frameTimes.cumulative
         frameTimeSum = status.frameTimes.sum
+        touchLatencyBuckets = status.touchLatencies.cumulative
+        touchLatencySum = status.touchLatencies.sum
         screenOn = status.display?.connected == true && session?.isScreenOn == true
         guard let session else { return }
         let scene = session.viewer.scene

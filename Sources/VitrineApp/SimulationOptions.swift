@@ -13,7 +13,7 @@ public struct SimulationOptions {
     public var snapshotTimes: [Double]
     public var outputDirectory: String
     public var duration: Double?
-    /// Print `frames N, draw p50 X ms, p99 Y ms, max Z ms` at the end.
+    /// Print `frames N, draw p50 X ms, p99 Y ms, max Z ms, ..., latency p50 L ms, p99 M ms` at the end.
     public var stats: Bool
     /// The local wall-clock time at t = 0 (`--clock`), for the opening hours; nil: the real time now.
     public var clock: LocalTime?

@@ -120,8 +120,11 @@ public enum Simulator {
                 let rows = display.rowsToWrite(into: back, changed: changed)
                 back = 1 - back
                 outcome.statistics.record(composeTime: composeTime,
-                                          missedVblanks: session.presented(drawn, at: t, moving: moving),
+                                          missedVblanks: session.presented(drawn, at: t, composeTime: composeTime,
+                                                                           moving: moving),
                                           rowsWritten: rows.count)
+                // Virtual time: the frame is on screen at its vblank, t (SPEC §13).
+                for latency in session.flipCompleted(at: t) { outcome.statistics.record(latency: latency) }
                 frame = drawn
             } else {
                 frame = viewer.frame(at: t)

@@ -188,7 +188,7 @@ enum RemoteBenchmark {
         let viewer: Viewer
         let state: RemoteState
         var canvas = Bitmap(width: 1920, height: 1080)
-        var histogram = FrameTimeHistogram()
+        var histogram = DurationHistogram(bounds: DurationHistogram.frameTimeBounds)
         var drawn = 0
 
         init(viewer: Viewer, state: RemoteState) {

@@ -151,6 +151,7 @@ class RemoteWhileWaitingForADisplayTest(unittest.TestCase):
         self.assertTrue(headers["content-type"].startswith("text/plain; version=0.0.4"))
         text = body.decode()
         for name in ["vitrine_frames_total", "vitrine_frames_dropped_total", "vitrine_frame_seconds_bucket",
+                     "vitrine_touch_to_flip_seconds_bucket",
                      "vitrine_photos", "vitrine_photos_shown_total", "vitrine_photos_skipped",
                      "vitrine_decoded_bytes", "vitrine_display_connected", "vitrine_screen_on",
                      "vitrine_touches_total", "vitrine_uptime_seconds", "vitrine_build_info"]:

@@ -11,6 +11,8 @@ import Testing
         snapshot.framesDropped = 2
         snapshot.frameTimeBuckets = [(0.001, 3), (0.004, 100), (.infinity, 120)]
         snapshot.frameTimeSum = 0.25
+        snapshot.touchLatencyBuckets = [(0.0167, 40), (0.0333, 59), (.infinity, 60)]
+        snapshot.touchLatencySum = 0.75
         snapshot.photosSkipped = [("empty", 1), ("not_jpeg", 0)]
         snapshot.decodedBytes = 8_294_400
         snapshot.display = .init(connector: "HDMI-A-1", mode: "1920x1080@60", connected: true)
@@ -47,6 +49,12 @@ import Testing
         #expect(lines.contains("vitrine_frame_seconds_bucket{le=\"+Inf\"} 120"))
         #expect(lines.contains("vitrine_frame_seconds_sum 0.25"))
         #expect(lines.contains("vitrine_frame_seconds_count 120"))
+        // SPEC §13's latency, the same way.
+        #expect(lines.contains("# TYPE vitrine_touch_to_flip_seconds histogram"))
+        #expect(lines.contains("vitrine_touch_to_flip_seconds_bucket{le=\"0.0167\"} 40"))
+        #expect(lines.contains("vitrine_touch_to_flip_seconds_bucket{le=\"+Inf\"} 60"))
+        #expect(lines.contains("vitrine_touch_to_flip_seconds_sum 0.75"))
+        #expect(lines.contains("vitrine_touch_to_flip_seconds_count 60"))
         // Each family: HELP, then TYPE, then only its own samples.
         var family: String?
         for line in lines {
@@ -68,6 +76,9 @@ import Testing
         #expect(lines.contains("vitrine_state{state=\"waiting_for_display\"} 1"))
         #expect(lines.contains("vitrine_display_connected 0"))
         #expect(lines.contains("vitrine_screen_on 0"))
+        // No frame, no touch: the histograms still have their +Inf bucket, as Prometheus requires.
+        #expect(lines.contains("vitrine_touch_to_flip_seconds_bucket{le=\"+Inf\"} 0"))
+        #expect(lines.contains("vitrine_touch_to_flip_seconds_count 0"))
         #expect(lines.contains("vitrine_frames_total 0"))
     }
 

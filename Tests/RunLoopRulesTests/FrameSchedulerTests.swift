@@ -79,3 +79,73 @@ import RunLoopRules
         #expect(scheduler.presented(at: 5.045, moving: true) == 2)
     }
 }
+
+/// SPEC §13: while something moves, the frame is sampled as late as its compose time allows, so a
+/// touch that comes while the frame before is drawn or in flight makes the next vblank.
+@Suite struct FrameSchedulerLateSampleTests {
+    let period = 1.0 / 60
+
+    /// A scheduler that has drawn a moving frame for the vblank at `period`, composed in `compose`.
+    func drawing(compose: Double) -> FrameScheduler {
+        var scheduler = FrameScheduler(refreshPeriod: period)
+        #expect(scheduler.decide(now: 0, moving: true, flipPending: false, nextVblank: period) == .sample(at: period))
+        scheduler.noteComposeTime(compose)
+        _ = scheduler.presented(at: 0, moving: true)
+        return scheduler
+    }
+
+    @Test func theBudgetIsTheSlowestRecentFramePlusAMarginWithinSaneBounds() {
+        var scheduler = FrameScheduler(refreshPeriod: period)
+        // Nothing timed yet: a whole period, which samples at once as before.
+        #expect(scheduler.composeBudget == period)
+        scheduler.noteComposeTime(0.003)
+        scheduler.noteComposeTime(0.005)
+        scheduler.noteComposeTime(0.002)
+        #expect(abs(scheduler.composeBudget - 0.0065) < 1e-12)
+        // The slow frame is forgotten after `composeHistory` faster ones.
+        for _ in 0..<FrameScheduler.composeHistory { scheduler.noteComposeTime(0.0001) }
+        #expect(scheduler.composeBudget == FrameScheduler.minimumBudget)
+        // A frame slower than a period: the budget is the period (sample as soon as allowed).
+        scheduler.noteComposeTime(0.040)
+        #expect(scheduler.composeBudget == period)
+    }
+
+    @Test func aMovingFrameWaitsUntilItsBudgetBeforeTheVblank() {
+        var scheduler = drawing(compose: 0.004)
+        // The flip landed at the vblank (16.7 ms); the next vblank is at 33.3 ms.
+        let vblank = 2 * period, due = 2 * period - 0.0055
+        #expect(scheduler.decide(now: period + 0.0005, moving: true, flipPending: false, nextVblank: vblank) == .wait(until: due))
+        // A touch at 20 ms wakes the loop: still too early, the same wait.
+        #expect(scheduler.decide(now: 0.020, moving: true, flipPending: false, nextVblank: vblank) == .wait(until: due))
+        // The timer rings: sampled for that vblank, with the touch at 20 ms in it.
+        #expect(scheduler.decide(now: due, moving: true, flipPending: false, nextVblank: vblank) == .sample(at: vblank))
+    }
+
+    @Test func aLateTimerSamplesAtOnceForTheVblankThatIsNext() {
+        var scheduler = drawing(compose: 0.004)
+        let due = 2 * period - 0.0055
+        #expect(scheduler.decide(now: period + 0.001, moving: true, flipPending: false, nextVblank: 2 * period) == .wait(until: due))
+        // The timer fired after the vblank it aimed at: the one after is next; no second wait.
+        #expect(scheduler.decide(now: 2 * period + 0.001, moving: true, flipPending: false, nextVblank: 3 * period)
+                == .sample(at: 3 * period))
+    }
+
+    @Test func aStillScreenStillDrawsAtOnce() {
+        var scheduler = drawing(compose: 0.004)
+        _ = scheduler.presented(at: 0.02, moving: false)
+        scheduler.forceRedraw()
+        // Owed, nothing moves: no reason to wait (no touch to take).
+        #expect(scheduler.decide(now: 0.04, moving: false, flipPending: false, nextVblank: 0.05) == .sample(at: 0.05))
+    }
+
+    /// `simulate` asks at the vblank itself: it never waits, so its frames stay as they were.
+    @Test func simulateNeverWaits() {
+        var scheduler = FrameScheduler(refreshPeriod: period)
+        for n in 0..<120 {
+            let t = Double(n) * period
+            #expect(scheduler.decide(now: t, moving: true, flipPending: false, nextVblank: t) == .sample(at: t))
+            scheduler.noteComposeTime(0.003)
+            _ = scheduler.presented(at: t, moving: true)
+        }
+    }
+}

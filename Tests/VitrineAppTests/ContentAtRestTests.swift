@@ -20,7 +20,7 @@ import Touch
         let session = KioskSession(viewer: viewer, settings: settings, refreshPeriod: 1.0 / 60, now: 0, zone: .utc)
         func step(_ now: Double) -> SceneFrame? {
             guard case let .draw(frame, moving) = session.nextStep(now: now, flipPending: false, nextVblank: now) else { return nil }
-            _ = session.presented(frame, at: now, moving: moving)
+            _ = session.presented(frame, at: now, composeTime: 0, moving: moving)
             return frame
         }
         let first = try #require(step(1))

@@ -123,7 +123,7 @@ import Touch
         remote(session, .open(2), at: 1)
         for time in stride(from: 1.0, through: 3, by: 1.0 / 60) {
             if case let .draw(frame, moving) = session.nextStep(now: time, flipPending: false, nextVblank: time) {
-                _ = session.presented(frame, at: time, moving: moving)
+                _ = session.presented(frame, at: time, composeTime: 0, moving: moving)
             }
         }
         let showing = RemoteSnapshot(version: "1", status: status, session: session, now: 13)

@@ -125,7 +125,7 @@ import Touch
                                                 "--stats"] + arguments)
             #expect(result.status == 0, "\(result.stderr)")
             let line = try #require(result.stdout.split(separator: "\n").last.map(String.init))
-            let pattern = #/^frames (\d+), draw p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms, rows p50 (\d+), max (\d+)$/#
+            let pattern = #/^frames (\d+), draw p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms, rows p50 (\d+), max (\d+), latency (none|p50 \d+\.\d ms, p99 \d+\.\d ms)$/#
             let match = try #require(line.wholeMatch(of: pattern), "\(line)")
             // The display rows written per frame: the first frame into each buffer writes all 480.
             #expect(Int(match.3) == 480 && Int(match.2)! <= 480, "\(line)")
@@ -134,10 +134,12 @@ import Touch
         // 5 s of a grid nobody touches: the first frame and a redraw as thumbnails land, no more.
         let still = try stats(["--duration", "5"])
         #expect(still.frames >= 1 && still.frames <= 20, "\(still.line)")
+        #expect(still.line.hasSuffix(", latency none"), "\(still.line)")
         // A tap opens a photo: the 0.5 s zoom alone is 30 frames at 60 Hz.
         let tap = try stats(["--replay", TestPaths.recording("atmel_maxtouch.1-finger-fast-taps.evemu"), "--duration", "5"])
         #expect(tap.frames >= still.frames + 30, "\(tap.line)")
         #expect(tap.frames < 300, "\(tap.line)")
+        #expect(!tap.line.hasSuffix(", latency none"), "\(tap.line)")
     }
 
     /// The kiosk's idle rules run in simulate too: a photo opened by a tap goes back to the grid
