@@ -168,6 +168,8 @@ import TestSupport
         expectSlideshowFrame(frame, current: 1)
         // 810 px each (3:4 at 1080 high), 20 px between: (1920 - 1640) / 2 = 140 px each side.
         #expect(frame.pages.map(\.index) == [1, 2] && frame.pages.allSatisfy { $0.alpha == 1 })
+        // A pair's photos carry no caption (a slide of one does, as a page in the pager).
+        #expect(frame.pages.allSatisfy { !$0.showsCaption })
         #expect(near(frame.pages[0].rect, Rect(x: 140, y: 0, width: 810, height: 1080)))
         #expect(near(frame.pages[1].rect, Rect(x: 970, y: 0, width: 810, height: 1080)))
 
