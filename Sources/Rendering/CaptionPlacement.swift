@@ -29,8 +29,10 @@ public struct CaptionPlacement: Equatable, Sendable {
         }
         return frame.pages.compactMap { page in
             let rect = page.rect
-            // A page at rest fits the screen: one side is the screen's. Past that, it is zoomed.
-            let zoom = max(rect.width / screen.width, rect.height / screen.height)
+            guard page.showsCaption else { return nil }
+            // A page at rest fits the screen: one side is the screen's. Past that, it is zoomed (a
+            // slideshow's Ken Burns zoom is not the visitor's: its caption stays).
+            let zoom = frame.mode == .slideshow ? 1 : max(rect.width / screen.width, rect.height / screen.height)
             let shown = min(1, max(0, (1 + fadeZoom - zoom) / fadeZoom)) * min(1, max(0, page.alpha))
             guard rect.minX.isFinite, zoom.isFinite, PixelMath.alphaWeight(alpha * shown) > 0 else { return nil }
             // The page's left edge from where it rests (centred, on whole pixels as the renderer

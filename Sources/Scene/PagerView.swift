@@ -23,6 +23,9 @@ public final class PagerView: TransitionEnd {
     private let scrolling: SceneParameters.Grid
     private var settle: AnimatedVector?
     private var zoomAnimation: AnimatedVector?
+    /// The slideshow handed the photo over as it was on screen (`takeOver`): it springs to its fit
+    /// whatever the finger does, as the page at 1x (a touch holds the pages, never this).
+    private var fitReturn: AnimatedVector?
     /// A released pan of a zoomed photo, per axis.
     private var panRelease: (x: ScrollRelease?, y: ScrollRelease?)
     /// The page that was current when a drag paged away from it zoomed: it stays zoomed beside the
@@ -109,13 +112,13 @@ public final class PagerView: TransitionEnd {
         return fit.width > 0 ? page.rect.width / fit.width : 1
     }
 
-    public var isZoomed: Bool { zoomScale > 1.001 || zoomAnimation != nil }
+    public var isZoomed: Bool { (zoomScale > 1.001 && fitReturn == nil) || zoomAnimation != nil }
 
     /// At rest at 1x and not between pages: a downward drag may dismiss.
     public var canDismiss: Bool { !isZoomed && settle == nil && abs(pageOffset) < 0.5 }
 
     public var isAnimating: Bool {
-        settle != nil || zoomAnimation != nil || panRelease.x != nil || panRelease.y != nil
+        settle != nil || zoomAnimation != nil || fitReturn != nil || panRelease.x != nil || panRelease.y != nil
     }
 
     // MARK: TransitionEnd
@@ -137,9 +140,26 @@ public final class PagerView: TransitionEnd {
         pageOffset = 0
         settle = nil
         zoomAnimation = nil
+        fitReturn = nil
         panRelease = (nil, nil)
         leavingPage = nil
         zoomedRect = fitRect(of: currentIndex)
+    }
+
+    /// The slideshow ends on photo `index`, shown at `rect` (its Ken Burns zoom, its half of a pair)
+    /// `offset` px from its page's place (a slide transition's): the page goes on from there, the
+    /// photo springing to its fit on the zoom spring and the page settling as after a drag.
+    func takeOver(_ index: Int, rect: Rect, offset: Double, at time: Double) {
+        show(index)
+        pageOffset = offset
+        let fit = fitRect(of: currentIndex)
+        let apart = zip(Self.components(rect), Self.components(fit)).map { abs($0 - $1) }.max() ?? 0
+        if apart > 0.01 {
+            zoomedRect = rect
+            fitReturn = AnimatedVector(from: Self.components(rect), to: Self.components(fit), startTime: time,
+                                       curve: parameters.zoom)
+        }
+        settleOffset(velocity: 0, at: time)
     }
 
     /// The library changed; the current photo stays as it is if it kept its index and size.
@@ -163,6 +183,10 @@ public final class PagerView: TransitionEnd {
         if let animation = zoomAnimation {
             zoomedRect = Self.rect(animation.value(at: time))
             if animation.isFinished(at: time) { zoomAnimation = nil }
+        }
+        if let animation = fitReturn {
+            zoomedRect = Self.rect(animation.value(at: time))
+            if animation.isFinished(at: time) { fitReturn = nil }
         }
         if let release = panRelease.x {
             zoomedRect.origin.x = release.position(at: time)
@@ -246,6 +270,7 @@ public final class PagerView: TransitionEnd {
         leavingPage = zoomScale(of: left) > 1.001 ? left : nil
         currentIndex = index
         zoomAnimation = nil
+        fitReturn = nil
         panRelease = (nil, nil)
     }
 
@@ -265,6 +290,7 @@ public final class PagerView: TransitionEnd {
 
     func beginPinch() {
         pinchStartedAtFit = canDismiss
+        fitReturn = nil
         gestureStartRect = zoomedRect
         panRelease = (nil, nil)
     }
@@ -373,6 +399,7 @@ public final class PagerView: TransitionEnd {
     /// back into it; else the photo coasts at the grid's deceleration rate and springs back from
     /// past an edge on the bounce spring.
     func endPan(velocity: Point, at time: Double) {
+        guard fitReturn == nil else { return }
         if !settleZoom(about: zoomedRect.center, at: time) { releasePan(velocity: velocity, at: time) }
     }
 
@@ -404,6 +431,7 @@ public final class PagerView: TransitionEnd {
 
     private func animateZoom(to target: Rect, at time: Double) {
         panRelease = (nil, nil)
+        fitReturn = nil
         zoomAnimation = AnimatedVector(from: Self.components(zoomedRect), to: Self.components(target), startTime: time,
                                        curve: parameters.zoom)
     }

@@ -30,6 +30,7 @@ public final class Scene {
         case pager
         case dismissing(DismissTransition)
         case closing(ZoomTransition)
+        case slideshow(Slideshow)
     }
 
     /// What the current touch sequence drives, decided at touch-down (and for the pager, once the
@@ -67,6 +68,9 @@ public final class Scene {
     /// Set by `returnToStart`: the grid goes back to its first row once the closing has ended.
     private var scrollsToTopAfterClosing = false
     private var now = -Double.infinity
+    /// `advanceSlideshow` from the grid: the opening ends in the slideshow, its first slide's Ken
+    /// Burns running until this time (the end of the next transition).
+    private var slideshowAfterOpening: Double?
     /// Per photo index, which picture of its content is shown (`setContentVersion`).
     private var contentVersions: [Int: Int] = [:]
 
@@ -91,6 +95,7 @@ public final class Scene {
         case .pager: .pager
         case .dismissing: .dismissing
         case .closing: .closing
+        case .slideshow: .slideshow
         }
     }
 
@@ -102,6 +107,7 @@ public final class Scene {
         case let .opening(transition): transition.index
         case let .dismissing(transition): transition.index
         case let .closing(transition): transition.index
+        case let .slideshow(show): show.currentIndex
         }
     }
 
@@ -112,6 +118,7 @@ public final class Scene {
         switch state {
         case .opening, .closing: transitionMoves = true
         case let .dismissing(transition): transitionMoves = !transition.isDragging
+        case let .slideshow(show): transitionMoves = show.isAnimating
         case .grid, .pager: transitionMoves = false
         }
         return transitionMoves || grid.isMoving || pager.isAnimating
@@ -133,6 +140,9 @@ public final class Scene {
         case .pager:
             alpha = 1
             pages = pager.visiblePages()
+        case let .slideshow(show):
+            alpha = 1
+            pages = show.pages(at: t)
         case let .opening(transition):
             alpha = transition.alpha(at: t)
             moving = PhotoPlacement(index: transition.index, rect: transition.rect(at: t))
@@ -199,6 +209,7 @@ public final class Scene {
     public func resetToGrid(at time: Double) {
         advance(to: time)
         if case .grid = state {} else { lastOpenedIndex = currentIndex }
+        slideshowAfterOpening = nil
         endTouch()
         state = .grid
         scrollsToTopAfterClosing = false
@@ -219,6 +230,9 @@ public final class Scene {
             index = pager.currentIndex
             rect = pager.frame(of: index) ?? screen
             alpha = 1
+        case let .slideshow(show):
+            let photo = show.photo(at: nil, time: now)
+            (index, rect, alpha) = (photo.index, photo.rect, 1)
         case let .opening(transition):
             (index, rect, alpha) = (transition.index, transition.rect(at: now), transition.alpha(at: now))
         case let .dismissing(transition):
@@ -240,16 +254,18 @@ public final class Scene {
         guard case .grid = state, index >= 0, index < photoSizes.count else { return }
         pager.show(index)
         lastOpenedIndex = index
+        slideshowAfterOpening = nil
         state = .opening(ZoomTransition.opening(index, from: grid, to: pager, screen: screen,
                                                 spring: parameters.open, time: now))
     }
 
-    /// Slideshow: the pager pages to the next photo (the first after the last); from the grid the
-    /// photo after the last opened one opens. Nothing happens while a finger is down or a
-    /// transition runs.
+    /// The remote's "next": the pager pages to the next photo (the first after the last); from the
+    /// grid the photo after the last opened one opens; the slideshow hands its photo to the pager
+    /// first. Nothing happens while a finger is down or a transition runs.
     public func showNext(at time: Double) {
         advance(to: time)
         guard !photoSizes.isEmpty, !recognizer.isTouching else { return }
+        leaveSlideshow()
         switch state {
         case .pager:
             let next = (pager.currentIndex + 1) % photoSizes.count
@@ -271,6 +287,7 @@ public final class Scene {
     public func showPrevious(at time: Double) {
         advance(to: time)
         guard !photoSizes.isEmpty, !recognizer.isTouching else { return }
+        leaveSlideshow()
         switch state {
         case .pager:
             let previous = (pager.currentIndex + photoSizes.count - 1) % photoSizes.count
@@ -288,6 +305,7 @@ public final class Scene {
     public func show(_ index: Int, at time: Double) {
         advance(to: time)
         guard index >= 0, index < photoSizes.count, !recognizer.isTouching else { return }
+        leaveSlideshow()
         switch state {
         case .pager:
             guard index != pager.currentIndex else { return }
@@ -301,9 +319,63 @@ public final class Scene {
         }
     }
 
+    /// The kiosk's slideshow (`kiosk.idle_action = "slideshow"`, every `interval` seconds): the next
+    /// slide comes in (`SceneParameters.Slideshow`, `Slideshow`). From the pager the slideshow starts
+    /// on the photo shown, which goes as the next comes; from the grid the photo after the last
+    /// opened one zooms open and the slideshow goes on from it. Nothing happens while a finger is
+    /// down or another transition runs. A touch ends it: the pager takes the photo touched (the
+    /// incoming one mid-transition) as it is on screen, and the touch goes on there; so does the
+    /// remote's next, previous or open, which then pages as in the pager.
+    public func advanceSlideshow(at time: Double, interval: Double) {
+        advance(to: time)
+        guard !photoSizes.isEmpty, !recognizer.isTouching else { return }
+        let show: Slideshow
+        let count = photoSizes.count
+        switch state {
+        case .grid:
+            let index = lastOpenedIndex.map { ($0 + 1) % count } ?? 0
+            grid.scrollToShow(index)
+            open(index, at: now)
+            slideshowAfterOpening = now + interval + Slideshow.duration(parameters, interval: interval)
+            return
+        case .pager:
+            guard count > 1 else { return }
+            let index = pager.currentIndex
+            show = Slideshow(.still(index, rect: pager.frame(of: index) ?? screen, screen: screen),
+                             parameters: parameters, screen: screen)
+            state = .slideshow(show)
+        case let .slideshow(running):
+            show = running
+        default:
+            return
+        }
+        let next = ((show.slide.indices.last ?? 0) + 1) % count
+        show.advance(to: slide(startingAt: next), interval: interval, at: now)
+        currentPhotoChanged(to: next)
+    }
+
+    private func slide(startingAt index: Int, pairs: Bool? = nil) -> Slide {
+        Slide.starting(at: index, photoSizes: photoSizes, screen: screen,
+                       pairs: pairs ?? parameters.slideshow.portraitPairs, spacing: parameters.pager.pageSpacing)
+    }
+
+    /// The slideshow hands its photo `photo` over to the pager, as it is on screen.
+    private func endSlideshow(on photo: (index: Int, rect: Rect, offset: Double)) {
+        pager.takeOver(photo.index, rect: photo.rect.offsetBy(dx: -photo.offset, dy: 0), offset: photo.offset, at: now)
+        state = .pager
+        currentPhotoChanged(to: photo.index)
+    }
+
+    /// The pager takes the slideshow's current photo (the remote, the library changed).
+    private func leaveSlideshow() {
+        if case let .slideshow(show) = state { endSlideshow(on: show.photo(at: nil, time: now)) }
+    }
+
     /// The library changed. The grid keeps its scroll position; if the open photo is gone the scene
     /// is back in the grid at once.
     public func setPhotoSizes(_ sizes: [Size], openPhoto change: OpenPhotoChange = .unchanged) {
+        leaveSlideshow()
+        slideshowAfterOpening = nil
         let count = sizes.count
         let openIndex: Int? = if case .grid = state { nil } else { currentIndex }
         var newIndex: Int?
@@ -364,6 +436,15 @@ public final class Scene {
         case let .opening(transition) where transition.isFinished(at: now):
             transition.end()
             state = .pager
+            if let until = slideshowAfterOpening {
+                // The opened photo is the first slide, alone (a pair would jump from its fit).
+                let show = Slideshow(slide(startingAt: transition.index, pairs: false), parameters: parameters, screen: screen)
+                show.startMotion(at: now, until: until)
+                state = .slideshow(show)
+                slideshowAfterOpening = nil
+            }
+        case let .slideshow(show):
+            show.update(to: now)
         case let .closing(transition) where transition.isFinished(at: now):
             transition.end()
             state = .grid
@@ -479,7 +560,11 @@ public final class Scene {
     }
 
     private func touchDown(at point: Point, time: Double) {
+        slideshowAfterOpening = nil
         switch state {
+        case let .slideshow(show):
+            endSlideshow(on: show.photo(at: point, time: time))
+            touchDown(at: point, time: time)
         case .grid:
             let wasMoving = grid.isMoving
             grid.beginDrag(fingerY: point.y)

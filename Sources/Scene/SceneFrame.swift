@@ -35,12 +35,16 @@ public struct PhotoPlacement: Equatable, Sendable {
     /// clip's frame; `Scene.setContentVersion`); 0 for a still photo. Two frames that differ only
     /// here show different pictures.
     public var contentVersion: Int
+    /// Whether its caption may show with it: false for the photos of a slideshow's portrait pair
+    /// (two captions would cover each other; SPEC §10 gives a caption to a page of its own).
+    public var showsCaption: Bool
 
-    public init(index: Int, rect: Rect, alpha: Double = 1, contentVersion: Int = 0) {
+    public init(index: Int, rect: Rect, alpha: Double = 1, contentVersion: Int = 0, showsCaption: Bool = true) {
         self.index = index
         self.rect = rect
         self.alpha = alpha
         self.contentVersion = contentVersion
+        self.showsCaption = showsCaption
     }
 }
 

@@ -28,6 +28,8 @@ enum KioskAction: Equatable {
 
     /// The open photo zoomed back into the grid, scrolled to its first row (the idle return).
     case returnToGrid
+    /// The slideshow's next slide (`Scene.advanceSlideshow`).
+    case nextSlide
     case showNext
     case showPrevious
     /// Open (or page to) the photo at this index.
@@ -46,7 +48,7 @@ enum KioskAction: Equatable {
     init(_ decided: KioskPolicy.Action, by cause: Cause) {
         switch decided {
         case .returnToGrid: self = .returnToGrid
-        case .nextSlide: self = .showNext
+        case .nextSlide: self = .nextSlide
         case .blank: self = .screenOff(cause)
         case .wake: self = .screenOn(cause)
         case .close: self = .closing

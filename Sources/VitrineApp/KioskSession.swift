@@ -155,6 +155,7 @@ final class KioskSession {
             let scene = viewer.scene
             switch action {
             case .returnToGrid: scene.returnToStart(at: time)
+            case .nextSlide: scene.advanceSlideshow(at: time, interval: policy.parameters.slideshowInterval)
             case .showNext: scene.showNext(at: time)
             case .showPrevious: scene.showPrevious(at: time)
             case .show(let index): scene.show(index, at: time)
@@ -223,7 +224,7 @@ final class KioskSession {
         onScreen = frame
         // A photo opened or paged to counts once, when it becomes the one shown.
         let scene = viewer.scene
-        let shown = scene.mode == .pager || scene.mode == .opening ? scene.currentIndex : nil
+        let shown = [.pager, .opening, .slideshow].contains(scene.mode) ? scene.currentIndex : nil
         if let shown, shown != lastShown { photosShown += 1 }
         lastShown = shown
         return scheduler.presented(at: start, moving: moving)

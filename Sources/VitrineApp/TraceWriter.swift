@@ -68,6 +68,15 @@ public final class TraceWriter {
         s += "\"photos\": \(photos), \"screen_on\": \(screenOn), "
         s += "\"caption\": \(caption.map(quoted) ?? "null"), "
         s += "\"clip\": \(clip.map { "{\"time\": \(number($0.time, 4)), \"frame\": \($0.frame)}" } ?? "null")"
+        if !frame.pages.isEmpty {
+            // The photos shown full screen (pager pages, slides) with their alphas: a crossfade's two.
+            let pages = frame.pages.map { page in
+                let r = page.rect
+                return "{\"index\": \(page.index), \"x\": \(number(r.x, 2)), \"y\": \(number(r.y, 2)), "
+                    + "\"w\": \(number(r.width, 2)), \"h\": \(number(r.height, 2)), \"alpha\": \(number(page.alpha, 4))}"
+            }
+            s += ", \"pages\": [" + pages.joined(separator: ", ") + "]"
+        }
         return s + "}"
     }
 

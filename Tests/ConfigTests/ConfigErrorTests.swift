@@ -396,7 +396,7 @@ private func problem(_ text: String, sourceLocation: SourceLocation = #_sourceLo
                 }
             }
         }
-        #expect(durations == 12)
+        #expect(durations == 13)  // kiosk.transition_duration (#25) is the 13th
         #expect(try problem("[kiosk]\nidle_timeout = 5e-324\n").message
             == "`kiosk.idle_timeout` = 5e-324 is out of range 0 (never) or 1...86400 s")
         #expect(try problem("[kiosk]\nblank_after = 1e308\n").message

@@ -108,6 +108,16 @@ private final class CaptionedPhotos: PhotoImages {
         #expect(CaptionPlacement.placements(in: frame(mode: .pager, pages: [narrow]), screen: Self.screen).first?.alpha == 1)
     }
 
+    /// The slideshow: a Ken Burns slide keeps its caption at 1.1x (the visitor did not zoom), and a
+    /// portrait pair's photos, marked by the scene, show none (two would cover each other).
+    @Test func aKenBurnsSlideKeepsItsCaptionAndAPairShowsNone() {
+        let zoomed = PhotoPlacement(index: 0, rect: Rect(x: -16, y: -10, width: 352, height: 220))
+        #expect(CaptionPlacement.placements(in: frame(mode: .slideshow, pages: [zoomed]), screen: Self.screen).first?.alpha == 1)
+        let pair = [PhotoPlacement(index: 0, rect: Rect(x: 20, y: 0, width: 135, height: 200), showsCaption: false),
+                    PhotoPlacement(index: 1, rect: Rect(x: 165, y: 0, width: 135, height: 200), showsCaption: false)]
+        #expect(CaptionPlacement.placements(in: frame(mode: .slideshow, pages: pair), screen: Self.screen).isEmpty)
+    }
+
     @Test func renderMatchesTheDirectComposition() throws {
         let (renderer, photos) = try setUp()
         let page = PhotoPlacement(index: 0, rect: Rect(x: -37, y: 0, width: 320, height: 200))

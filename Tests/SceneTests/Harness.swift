@@ -20,6 +20,10 @@ final class Harness {
         scene = Scene(parameters: parameters, screenSize: Self.screenSize, photoSizes: Self.photoSizes(photoCount))
     }
 
+    init(screenSize: Size, photoSizes: [Size], parameters: SceneParameters = SceneParameters()) {
+        scene = Scene(parameters: parameters, screenSize: screenSize, photoSizes: photoSizes)
+    }
+
     var parameters: SceneParameters { scene.parameters }
 
     func frame() -> SceneFrame { scene.frame(at: time) }

@@ -51,7 +51,7 @@ import Testing
         var seen: [Int: Set<String>] = [:]
         for line in lines {
             #expect(line.keys.contains("caption"))
-            guard line["mode"] as? String == "pager", let index = line["index"] as? Int else {
+            guard ["pager", "slideshow"].contains(line["mode"] as? String), let index = line["index"] as? Int else {
                 if line["mode"] as? String == "grid" { #expect(line["caption"] is NSNull) }
                 continue
             }

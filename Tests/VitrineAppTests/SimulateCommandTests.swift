@@ -165,7 +165,7 @@ import Touch
         #expect(idle.last?.mode == "grid")
 
         let slides = try trace("idle_timeout = 2\nidle_action = \"slideshow\"\nslideshow_interval = 2")
-        let pagerIndices = slides.filter { $0.mode == "pager" }.compactMap(\.index)
+        let pagerIndices = slides.filter { $0.mode == "pager" || $0.mode == "slideshow" }.compactMap(\.index)
         let distinct = pagerIndices.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
         #expect(distinct.count >= 3, "\(distinct)")
     }
