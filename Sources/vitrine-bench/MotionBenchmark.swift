@@ -22,10 +22,12 @@ import Touch
 /// Each sequence is then replayed: for every frame, ours is `Viewer.draw` of it followed by the
 /// copy of the rows it changed into a second screen-sized buffer (as `run` copies them into the
 /// dumb buffer); pixman's is `NaiveComposite.render` of the same frame (grid layer copied, black
-/// OVER it through a solid mask, the photo bilinear; the plain grid cell by cell). Both draw into
-/// the same pixels, alternating frame by frame; each timed frame follows its predecessor drawn
+/// OVER it through a solid mask, the photo bilinear; the plain grid cell by cell), timed
+/// alternating frame by frame; each timed frame follows its predecessor drawn
 /// untimed by the same side, so each starts from its own pictures in the cache and ours' changed
-/// rows are those of a real sequence.
+/// rows are those of a real sequence. Each side draws into a target of its own: the renderer keeps
+/// the background pixels of its last picture that the next frame shows too, as it does in the
+/// kiosk, so pixman may not write into its target between its frames.
 enum MotionBenchmark {
     /// One gesture's frames.
     struct Sequence {
@@ -135,9 +137,10 @@ enum MotionBenchmark {
         let tap = SyntheticGesture.tap(at: Point(x: midX - 200, y: Double(screen.height) / 2), time: t + period)
         let opening = play(tap, duration: 0.2).filter { $0.mode == .opening }
         _ = play([], duration: 0.2)
-        // A finger drags the photo down 400 px and 100 px to the side in 1 s and stays down.
+        // A finger drags the photo down 300 px and 100 px to the side in 1 s and stays down (the
+        // background reaches alpha 0 at 200 px, `dismiss.max_drag`).
         let center = Point(x: midX, y: Double(screen.height) / 2)
-        let drag = SyntheticGesture.drag(from: center, to: Point(x: center.x + 100, y: center.y + 400), time: t + period,
+        let drag = SyntheticGesture.drag(from: center, to: Point(x: center.x + 100, y: center.y + 300), time: t + period,
                                          duration: 1.0, end: .stayDown)
         let dragging = play(drag, duration: 1.0 + period, untilRest: false).filter { $0.mode == .dismissing }
         return ([Sequence(name: "dismiss drag, held down", frames: dragging, goal: 0.5),
@@ -174,24 +177,34 @@ enum MotionBenchmark {
         let reference = PixmanImage(width: screen.width, height: screen.height)
         naive.render(frames[middle], gridLayer: gridLayers[middle], into: reference)
         let difference = maxDifference(ourPicture, reference.bitmap)
+        // Drawn after its predecessor into the same target (where the renderer keeps the
+        // background it can), the picture is the same as drawn afresh.
+        viewer.draw(frames[middle - 1], into: &canvas.bitmap)
+        viewer.draw(frames[middle], into: &canvas.bitmap)
+        precondition(maxDifference(canvas.bitmap, ourPicture) == 0, "\(sequence.name): the frame drawn after the one before it differs")
 
-        let shared = PixmanImage(sharing: canvas)
+        // pixman draws into a target of its own: the renderer's holds the picture it drew last,
+        // as the kiosk's does, and builds on it.
+        let pixmanTarget = PixmanImage(width: screen.width, height: screen.height)
         var rowsCopied = 0
-        func ours(_ i: Int) {
+        /// Ours: the frame drawn, then its changed rows copied; the time the draw ended.
+        func ours(_ i: Int) -> Double {
             let rows = viewer.draw(frames[i], into: &canvas.bitmap)
+            let drawn = Stopwatch.now()
             for range in rows.ranges {
                 scanout.copy(from: canvas.bitmap, sourceRect: PixelRect(x: 0, y: range.lowerBound, width: screen.width, height: range.count),
                              to: (0, range.lowerBound))
                 rowsCopied += range.count
             }
+            return drawn
         }
-        func pixman(_ i: Int) { naive.render(frames[i], gridLayer: gridLayers[i], into: shared) }
+        func pixman(_ i: Int) { naive.render(frames[i], gridLayer: gridLayers[i], into: pixmanTarget) }
         var oursTimes: [Double] = [], drawTimes: [Double] = [], pixmanTimes: [Double] = []
         for pass in 0...passes {
             for i in 1..<frames.count {
-                ours(i - 1)
+                _ = ours(i - 1)
                 let t0 = Stopwatch.now()
-                ours(i)
+                let drawn = ours(i)
                 let t1 = Stopwatch.now()
                 pixman(i - 1)
                 let t2 = Stopwatch.now()
@@ -200,21 +213,10 @@ enum MotionBenchmark {
                 // Pass 0 warms up.
                 guard pass > 0 else { continue }
                 oursTimes.append((t1 - t0) * 1000)
+                drawTimes.append((drawn - t0) * 1000)
                 pixmanTimes.append((t3 - t2) * 1000)
             }
         }
-        // Draw alone (what `simulate --stats` reports), timed in a pass of its own.
-        for pass in 0...max(1, passes / 2) {
-            for i in 1..<frames.count {
-                viewer.draw(frames[i - 1], into: &canvas.bitmap)
-                let t0 = Stopwatch.now()
-                viewer.draw(frames[i], into: &canvas.bitmap)
-                let t1 = Stopwatch.now()
-                pixman(i)
-                if pass > 0 { drawTimes.append((t1 - t0) * 1000) }
-            }
-        }
-        precondition(shared.isStillShared, "\(sequence.name): the canvas's pixels moved while pixman drew into them")
         let rowsPerFrame = Double(rowsCopied) / Double(2 * (passes + 1) * (frames.count - 1))
         return Result(name: sequence.name, frames: frames.count, ours: Stopwatch.timing(oursTimes),
                       oursDraw: Stopwatch.timing(drawTimes), pixman: Stopwatch.timing(pixmanTimes),
@@ -234,7 +236,8 @@ enum MotionBenchmark {
 
     static func cells(_ r: Result, miss: String) -> [String] {
         func ms(_ v: Double) -> String { String(format: "%.3f", v) }
-        let verdict = r.goal.map { r.ratio <= $0 ? "<= \(String(format: "%.1f", $0))x: met" : "<= \(String(format: "%.1f", $0))x: \(miss)" } ?? ""
+        // The goal is the frame `simulate` draws: `Viewer.draw`.
+        let verdict = r.goal.map { r.drawRatio <= $0 ? "<= \(String(format: "%.1f", $0))x: met" : "<= \(String(format: "%.1f", $0))x: \(miss)" } ?? ""
         return [r.name, "\(r.frames)", ms(r.ours.median), ms(r.ours.p99), ms(r.oursDraw.median), ms(r.pixman.median),
                 ms(r.pixman.p99), String(format: "%.2fx", r.ratio), String(format: "%.2fx", r.p99Ratio),
                 String(format: "%.2fx", r.drawRatio), "\(r.maxDifference)", verdict]
@@ -248,15 +251,19 @@ enum MotionBenchmark {
         text += "A `Viewer` on the \(photos) sample photos at 1920x1080 (default settings: the scene, photo store, captions, "
         text += "the renderer with its grid layer cache and damage rows, as `simulate` and `run` use them) driven at 60 Hz "
         text += "of virtual time by made-up touches: a finger scrolling the grid up 500 px in 0.5 s, the grid coasting after it "
-        text += "lifts, a tap opening a photo (the opening zoom), a finger dragging it down 400 px in 1 s and staying down "
-        text += "(every frame a new scale and position over the dimmed grid). Every frame that shows a new picture is kept. "
+        text += "lifts, a tap opening a photo (the opening zoom), a finger dragging it down 300 px in 1 s and staying down "
+        text += "(every frame a new scale and position over the dimmed grid; the background reaches alpha 0 at 200 px). "
+        text += "Every frame that shows a new picture is kept. "
         text += "**ours**: `Viewer.draw` of the frame and the copy of the rows it changed into a second 1920x1080 buffer "
-        text += "(as `run` copies them into the dumb buffer); **draw**: `Viewer.draw` alone (what `simulate --stats` times). "
-        text += "**pixman**: the naive composite of the same frame into the same pixels (`NaiveComposite`: the grid layer "
+        text += "(as `run` copies them into the dumb buffer); **draw**: `Viewer.draw` alone (what `simulate --stats` times), timed in the same run (the draw's end read between the two). "
+        text += "**pixman**: the naive composite of the same frame into a target of its own (`NaiveComposite`: the grid layer "
         text += "copied, black OVER it through a solid alpha mask, the photo bilinear from the same mip level; the plain grid "
         text += "filled and drawn cell by cell). Frame by frame, alternating; each timed frame right after the one before it "
-        text += "drawn untimed by the same side (so ours' changed rows are a real sequence's). \(passes) passes over each "
-        text += "sequence; medians and p99 in ms. `max diff`: the largest per-channel difference of the middle frame.\n\n"
+        text += "drawn untimed by the same side (so ours' changed rows, and the background it keeps, are a real sequence's; "
+        text += "the renderer's target is its own, as in the kiosk). \(passes) passes over each "
+        text += "sequence; medians and p99 in ms. `ratio`: ours (draw + row copy) over pixman; `draw ratio`: the draw alone over "
+        text += "pixman, which the goal is about (the frame `simulate` draws). `max diff`: the largest per-channel difference "
+        text += "of the middle frame.\n\n"
         text += "| sequence | frames | ours median ms | ours p99 | draw median | pixman median | pixman p99 | ratio | p99 ratio | draw ratio | max diff | goal |\n"
         text += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
         for r in results { text += "| " + cells(r, miss: "MISSED").joined(separator: " | ") + " |\n" }
