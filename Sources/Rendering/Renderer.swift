@@ -56,6 +56,16 @@ public struct Renderer {
         self.badges = badges
     }
 
+    /// The bitmap drawn into last was written by something else: the next frame is drawn whole
+    /// and all its rows are reported (benchmarks that time the same frame against another drawer
+    /// in the same pixels).
+    public func forgetLastPicture() {
+        last.picture = nil
+        last.target = nil
+        last.background = nil
+        last.overBackground = []
+    }
+
     /// Draws `frame` into `target`; returns the rows of `target` that differ from the picture
     /// drawn into it last (every row when that was not this renderer's last picture).
     @discardableResult

@@ -302,6 +302,8 @@ func frameCase(_ name: String, _ frame: SceneFrame, goal: Double?, pixmanCopiesG
     let difference = maxDifference(canvas.bitmap, reference.bitmap)
     // Each side keeps its own grid layer.
     let (ourTiming, pixmanTiming) = measureOnSharedPixels(name, canvas: canvas, ours: {
+        // The whole frame: pixman drew into these pixels since.
+        renderer.forgetLastPicture()
         renderer.render(frame, images: photos, into: &canvas.bitmap)
     }, pixman: { naive.render(frame, gridLayer: gridLayer, into: $0) })
     let row = Row(name: name, ours: ourTiming, pixman: pixmanTiming, maxDifference: difference, goal: goal)

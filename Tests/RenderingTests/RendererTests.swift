@@ -149,6 +149,12 @@ private final class TestPhotos: PhotoImages {
         other[0, 0] = 0
         renderer.render(frame(x: 22, alpha: 0.5), images: photos, into: &other)
         #expect(other[150, 95] != marker)
+        // Told that something else wrote into it, the whole frame is drawn and reported.
+        other[150, 95] = marker
+        renderer.forgetLastPicture()
+        let rows = renderer.render(frame(x: 22, alpha: 0.5), images: photos, into: &other)
+        #expect(other[150, 95] != marker)
+        #expect(rows == .all(Int(Self.screen.height)))
     }
 
     @Test func aTransitionFrameByFrameMatchesAndFollowsThumbnailsThatArrive() {
