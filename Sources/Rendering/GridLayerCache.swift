@@ -39,12 +39,16 @@ final class GridLayerCache {
     private var key: Key?
     private var drawn: [Bitmap?] = []
     private var bitmap = Bitmap(width: 0, height: 0)
+    /// Changes whenever the layer's pixels may change (drawn again, or let go): a picture drawn
+    /// from the layer of one version holds those pixels while the version stays.
+    private(set) var version = 0
 
     /// Lets the layer and the thumbnails it drew go, for the frames that draw no layer (the pager,
     /// the plain grid): those thumbnails may have left the photo cache, whose limit then no longer
     /// counts them. The next transition draws the layer again, once.
     func clear() {
         guard key != nil || bitmap.width > 0 else { return }
+        version &+= 1
         key = nil
         drawn = []
         bitmap = Bitmap(width: 0, height: 0)
@@ -61,6 +65,7 @@ final class GridLayerCache {
                          cells: frame.gridCells, thumbnails: thumbnails.map { $0.map(ThumbnailIdentity.init) },
                          badges: badges)
         if newKey != key {
+            version &+= 1
             key = nil
             if bitmap.width != size.width || bitmap.height != size.height {
                 bitmap = Bitmap(width: size.width, height: size.height)

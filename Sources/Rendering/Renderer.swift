@@ -23,7 +23,11 @@ import Scene
 /// side are drawn as the pager's are.
 ///
 /// `render` returns the rows that changed since the picture it drew last into the same bitmap
-/// (`DrawnPicture`): the display writes only those.
+/// (`DrawnPicture`): the display writes only those. Drawing into the bitmap it drew into last (which
+/// nothing else writes), it also leaves alone the background pixels that already hold this frame's
+/// background (the same black, or the same grid layer at the same dim): only those the last frame
+/// drew something over are drawn again. A photo dragged over a still background, or growing over
+/// black, then costs its own pixels and the ones it uncovers, not the screen's.
 public struct Renderer {
     public var grid: Settings.Grid
     public let captions: CaptionPainter?
@@ -37,6 +41,18 @@ public struct Renderer {
     private final class LastPicture {
         var picture: DrawnPicture?
         var target: (address: UnsafeRawPointer?, width: Int, height: Int)?
+        /// The background it was drawn on, and the areas where something was drawn over it: every
+        /// other pixel of the target holds that background.
+        var background: Background?
+        var overBackground: [PixelRect] = []
+    }
+
+    /// A background the next frame can keep where nothing covered it: black, or the cached grid
+    /// layer (`GridLayerCache.version`) with black at `dim` (256ths) over it. The plain grid drawn
+    /// directly (a scroll) is none.
+    private enum Background: Equatable {
+        case black
+        case dimmedGrid(layer: Int, dim: Int)
     }
 
     public init(grid: Settings.Grid, captions: CaptionPainter? = nil, badges: CellBadgePainter = CellBadgePainter()) {
@@ -45,22 +61,42 @@ public struct Renderer {
         self.badges = badges
     }
 
+    /// The bitmap drawn into last was written by something else: the next frame is drawn whole
+    /// and all its rows are reported (benchmarks that time the same frame against another drawer
+    /// in the same pixels).
+    public func forgetLastPicture() {
+        last.picture = nil
+        last.target = nil
+        last.background = nil
+        last.overBackground = []
+    }
+
     /// Draws `frame` into `target`; returns the rows of `target` that differ from the picture
     /// drawn into it last (every row when that was not this renderer's last picture).
     @discardableResult
     public func render(_ frame: SceneFrame, images source: PhotoImages, into target: inout Bitmap) -> RowSet {
         let images = FrameImages(source)
-        draw(frame, images: images, into: &target)
+        func identity(_ bitmap: Bitmap) -> (address: UnsafeRawPointer?, width: Int, height: Int) {
+            (address: bitmap.pixels.withUnsafeBytes { $0.baseAddress }, width: bitmap.width, height: bitmap.height)
+        }
+        // The target still holds the last picture (a write that copies its storage copies that).
+        let holdsLastPicture = last.target.map { $0 == identity(target) } ?? false
+        let drawn = draw(frame, images: images, into: &target, lastBackground: holdsLastPicture ? last : nil)
         let picture = self.picture(of: frame, images: images, screen: target.bounds)
-        let identity = (address: target.pixels.withUnsafeBytes { $0.baseAddress }, width: target.width, height: target.height)
+        let identity = identity(target)
         let sameTarget = last.target.map { $0 == identity } ?? false
         let changed = picture.changedRows(since: sameTarget ? last.picture : nil)
         last.picture = picture
         last.target = identity
+        last.background = drawn.background
+        last.overBackground = drawn.overBackground
         return changed
     }
 
-    private func draw(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap) {
+    /// Draws the frame; `lastBackground`, when the target holds the last picture, says where its
+    /// background may already be in place. Returns this frame's background and what lies over it.
+    private func draw(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap,
+                      lastBackground: LastPicture?) -> (background: Background?, overBackground: [PixelRect]) {
         let screen = target.bounds
         let pages = frame.pages.map { aligned($0, images: images) }
         if dissolves(frame, pages: pages, images: images, screen: screen) {
@@ -76,23 +112,33 @@ public struct Renderer {
         }
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
         let bands = captionBands(frame, pages: pages, images: images, screen: screen)
-        let uncovered = Self.area(screen, minus: photos.compactMap { coveredPixels($0, images: images, screen: screen) }
-                                                 + bands.values.map(\.rect))
+        let holes = photos.compactMap { coveredPixels($0, images: images, screen: screen) } + bands.values.map(\.rect)
+        /// The pixels of `background` to draw: those no photo covers, and when the target already
+        /// shows that background, only those of them the last frame drew something over.
+        func uncovered(_ background: Background) -> [PixelRect] {
+            guard let lastBackground, lastBackground.background == background else { return Self.area(screen, minus: holes) }
+            return lastBackground.overBackground.flatMap { Self.area($0.intersection(screen), minus: holes) }
+        }
         // The blitter's own weight for the background: 0 draws nothing, `opaque` covers the grid.
         let level = PixelMath.alphaWeight(frame.backgroundAlpha)
+        let background: Background?
         if !frame.drawsGrid || level == PixelMath.opaque {
             gridLayer.clear()
-            for rect in uncovered { target.fill(rect, color: Pixel.black) }
+            background = .black
+            for rect in uncovered(.black) { target.fill(rect, color: Pixel.black) }
         } else if level == 0 && photos.isEmpty {
             // The plain grid (scrolling): drawn directly, it changes with every frame.
             gridLayer.clear()
+            background = nil
             drawGrid(frame, thumbnails: frame.gridCells.map { images.thumbnail($0.index) },
                      badges: frame.gridCells.map { images.badge($0.index) }, into: &target)
         } else {
             let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, badges, layer in
                 drawGrid(frame, thumbnails: thumbnails, badges: badges, into: &layer)
             }
-            for rect in uncovered {
+            let dimmed = Background.dimmedGrid(layer: gridLayer.version, dim: PixelMath.alphaWeight(min(1, frame.backgroundAlpha)))
+            background = dimmed
+            for rect in uncovered(dimmed) {
                 target.blend(rect, color: Pixel.black, alpha: min(1, frame.backgroundAlpha), over: layer)
             }
         }
@@ -111,9 +157,11 @@ public struct Renderer {
         }
         var placed = frame
         placed.pages = pages
-        drawCaptions(placed, images: images, into: &target, except: Set(bands.keys))
+        let captionAreas = drawCaptions(placed, images: images, into: &target, except: Set(bands.keys))
         captions?.finishFrame()
         badges.finishFrame()
+        let overBackground = photos.map { $0.rect.enclosingPixels.intersection(screen) } + bands.values.map(\.rect) + captionAreas
+        return (background, overBackground.filter { !$0.isEmpty })
     }
 
     /// Whether the frame's pages are dissolved (slideshow mode) in a way the pager's drawing of
@@ -142,13 +190,19 @@ public struct Renderer {
     }
 
     /// The captions the frame shows (`CaptionPlacement`), over the photos; `except` the pages
-    /// drawn with theirs.
-    private func drawCaptions(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap, except: Set<Int> = []) {
-        guard let captions else { return }
+    /// drawn with theirs. Returns the areas they may have written.
+    @discardableResult
+    private func drawCaptions(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap,
+                              except: Set<Int> = []) -> [PixelRect] {
+        guard let captions else { return [] }
+        var areas: [PixelRect] = []
         for placement in CaptionPlacement.placements(in: frame, screen: target.size) where !except.contains(placement.index) {
             guard let caption = images.caption(placement.index) else { continue }
             captions.draw(caption, offsetX: placement.offsetX, alpha: placement.alpha, into: &target)
+            // The whole slot when the caption cannot be measured: a superset is safe.
+            areas.append(captions.area(of: caption, offsetX: placement.offsetX) ?? target.bounds)
         }
+        return areas
     }
 
     /// The pages that show their caption over the pager's black at their own size (aligned to

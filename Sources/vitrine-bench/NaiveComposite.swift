@@ -12,14 +12,14 @@ import Scene
 /// crops are made per draw, as a real compositor would set up its source; that costs pixman a
 /// little.
 final class NaiveComposite {
-    let photos: BenchPhotos
+    let photos: PhotoImages
     let grid: Settings.Grid
     let screen: PixelRect
     private var thumbnails: [Int: PixmanImage] = [:]
     private var levels: [String: PixmanImage] = [:]
     private let black = PixmanSolid(color: 0, alpha: 1)
 
-    init(photos: BenchPhotos, grid: Settings.Grid, width: Int, height: Int) {
+    init(photos: PhotoImages, grid: Settings.Grid, width: Int, height: Int) {
         self.photos = photos
         self.grid = grid
         screen = PixelRect(x: 0, y: 0, width: width, height: height)

@@ -16,6 +16,7 @@ import Rendering
 // `vitrine-bench remote-attack [options]`: /status latency under a slow-client attack (SlowClientBenchmark).
 // `vitrine-bench formats [--source JPEG] [--runs N]`: each still format against its reference decoder (FormatBenchmark).
 // `vitrine-bench clip [--seconds N] [--runs N]`: a 1080p30 H.264 clip's decode + conversion per frame against ffmpeg (ClipBenchmark).
+// `vitrine-bench motion [--passes N] [--record FILE]`: continuous gestures' frames through `Viewer.draw` against pixman's naive composite (MotionBenchmark).
 // `vitrine-bench colour`: a 1920x1080 picture converted from Display P3 to sRGB; an sRGB profile's no-op check (ColourBenchmark).
 
 let modes: [String: ([String]) throws -> Void] = [
@@ -26,6 +27,7 @@ let modes: [String: ([String]) throws -> Void] = [
     "formats": { try FormatBenchmark.run(arguments: $0) },
     "colour": { try ColourBenchmark.run(arguments: $0) },
     "clip": { try ClipBenchmark.run(arguments: $0) },
+    "motion": { try MotionBenchmark.run(arguments: $0) },
 ]
 if let mode = CommandLine.arguments.dropFirst().first, let run = modes[mode] {
     do {
@@ -300,6 +302,8 @@ func frameCase(_ name: String, _ frame: SceneFrame, goal: Double?, pixmanCopiesG
     let difference = maxDifference(canvas.bitmap, reference.bitmap)
     // Each side keeps its own grid layer.
     let (ourTiming, pixmanTiming) = measureOnSharedPixels(name, canvas: canvas, ours: {
+        // The whole frame: pixman drew into these pixels since.
+        renderer.forgetLastPicture()
         renderer.render(frame, images: photos, into: &canvas.bitmap)
     }, pixman: { naive.render(frame, gridLayer: gridLayer, into: $0) })
     let row = Row(name: name, ours: ourTiming, pixman: pixmanTiming, maxDifference: difference, goal: goal)

@@ -100,6 +100,63 @@ private final class TestPhotos: PhotoImages {
         }
     }
 
+    /// A photo dragged over a background that stays (the dimmed grid at one alpha, the grid alone,
+    /// black), growing, shrinking, leaving the screen and turning translucent: each frame drawn
+    /// over the last one is the straightforward picture.
+    @Test func aPhotoMovingOverAStillBackgroundMatchesFrameByFrame() {
+        var rng = SplitMix64(seed: 23)
+        let photos = Self.photos(using: &rng, missing: 0)
+        photos.screenImages[9] = nil
+        for (alpha, drawsGrid) in [(0.6, true), (0.0, true), (1.0, false), (0.999, true)] {
+            for index in [5, 9] {
+                let renderer = Renderer(grid: Settings.Grid())
+                var target = Bitmap(width: Int(Self.screen.width), height: Int(Self.screen.height), color: 0xAB_CD_EF)
+                for step in 0...24 {
+                    let t = Double(step) / 24
+                    let rect = Rect(x: -30 + 150 * t, y: 10 - 50 * t + 80 * t * t, width: 120 - 70 * t, height: 80 - 40 * t)
+                    let photoAlpha = step == 12 ? 0.5 : 1
+                    let frame = SceneFrame(time: t, mode: .dismissing, currentIndex: index, gridScroll: 0, drawsGrid: drawsGrid,
+                                           gridCells: Self.cells(scroll: 0), hiddenIndex: index, backgroundAlpha: alpha, pages: [],
+                                           movingPhoto: PhotoPlacement(index: index, rect: rect, alpha: photoAlpha))
+                    Self.expectSame(frame, renderer, photos, "alpha \(alpha) photo \(index) step \(step)", target: &target)
+                }
+            }
+        }
+    }
+
+    /// What the optimisation is for: the background a photo did not cover last frame is not drawn
+    /// again while it stays the same (a pixel changed behind the renderer's back stays changed),
+    /// and is drawn again when the dim changes, or into another bitmap.
+    @Test func theBackgroundLeftUncoveredIsDrawnOnlyWhenItChanges() {
+        var rng = SplitMix64(seed: 24)
+        let photos = Self.photos(using: &rng, missing: 0)
+        let renderer = Renderer(grid: Settings.Grid())
+        func frame(x: Double, alpha: Double) -> SceneFrame {
+            SceneFrame(time: 0, mode: .dismissing, currentIndex: 5, gridScroll: 0, drawsGrid: true,
+                       gridCells: Self.cells(scroll: 0), hiddenIndex: 5, backgroundAlpha: alpha, pages: [],
+                       movingPhoto: PhotoPlacement(index: 5, rect: Rect(x: x, y: 20, width: 60, height: 40)))
+        }
+        var target = Bitmap(width: Int(Self.screen.width), height: Int(Self.screen.height))
+        renderer.render(frame(x: 10, alpha: 0.6), images: photos, into: &target)
+        let marker: UInt32 = 0x00FE_01FE
+        target[150, 95] = marker
+        renderer.render(frame(x: 14, alpha: 0.6), images: photos, into: &target)
+        #expect(target[150, 95] == marker)
+        renderer.render(frame(x: 18, alpha: 0.5), images: photos, into: &target)
+        #expect(target[150, 95] != marker)
+        target[150, 95] = marker
+        var other = target
+        other[0, 0] = 0
+        renderer.render(frame(x: 22, alpha: 0.5), images: photos, into: &other)
+        #expect(other[150, 95] != marker)
+        // Told that something else wrote into it, the whole frame is drawn and reported.
+        other[150, 95] = marker
+        renderer.forgetLastPicture()
+        let rows = renderer.render(frame(x: 22, alpha: 0.5), images: photos, into: &other)
+        #expect(other[150, 95] != marker)
+        #expect(rows == .all(Int(Self.screen.height)))
+    }
+
     @Test func aTransitionFrameByFrameMatchesAndFollowsThumbnailsThatArrive() {
         var rng = SplitMix64(seed: 22)
         let photos = Self.photos(using: &rng, missing: 0)
