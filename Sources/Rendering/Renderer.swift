@@ -108,7 +108,8 @@ public struct Renderer {
             drawCaptions(placed, images: images, into: &target)
             captions?.finishFrame()
             badges.finishFrame()
-            return
+            // Every pixel written: the next frame keeps nothing of this background.
+            return (nil, [])
         }
         let photos = pages + (frame.movingPhoto.map { [$0] } ?? [])
         let bands = captionBands(frame, pages: pages, images: images, screen: screen)
