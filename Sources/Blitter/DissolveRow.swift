@@ -13,20 +13,7 @@ enum DissolveRow {
             PixelVector.storePixels(PixelVector.blend(PixelVector.load(b + x), over: PixelVector.load(a + x), alpha: lb, inverse: la),
                                     to: out + x)
         }
-        var x = 0
-        while x &+ 8 <= count {
-            four(x)
-            four(x &+ 4)
-            x &+= 8
-        }
-        while x &+ 4 <= count {
-            four(x)
-            x &+= 4
-        }
-        while x < count {
-            out[x] = pixel(a[x], weight: UInt64(wa), b[x], weight: UInt64(wb))
-            x &+= 1
-        }
+        forEachPixel(count, four: four) { out[$0] = pixel(a[$0], weight: UInt64(wa), b[$0], weight: UInt64(wb)) }
     }
 
     /// `count` pixels of `a` at weight `w` over black (at `PixelMath.opaque` a copy).
@@ -38,6 +25,12 @@ enum DissolveRow {
             let pixels = PixelVector.load(a + x)
             PixelVector.storePixels(opaque ? pixels : PixelVector.blend(pixels, over: none, alpha: lw, inverse: none), to: out + x)
         }
+        forEachPixel(count, four: four) { out[$0] = pixel(a[$0], weight: UInt64(w), 0, weight: 0) }
+    }
+
+    /// Pixels 0..<count: four at a time (eight per turn, for the pipeline), the rest one by one.
+    @inline(__always)
+    private static func forEachPixel(_ count: Int, four: (Int) -> Void, one: (Int) -> Void) {
         var x = 0
         while x &+ 8 <= count {
             four(x)
@@ -49,7 +42,7 @@ enum DissolveRow {
             x &+= 4
         }
         while x < count {
-            out[x] = pixel(a[x], weight: UInt64(w), 0, weight: 0)
+            one(x)
             x &+= 1
         }
     }
