@@ -135,7 +135,7 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: "Seconds of virtual time to simulate (default: until the replay has ended and the scene is at rest).")
     var duration: Double?
 
-    @Flag(name: .long, help: "Print the frames drawn and the renderer's time: frames N, draw p50 X ms, p99 Y ms, max Z ms.")
+    @Flag(name: .long, help: "Print the frames drawn, the renderer's time and the touch latency: frames N, draw p50 X ms, p99 Y ms, max Z ms, ..., latency p50 X ms, p99 Y ms.")
     var stats = false
 
     @Option(name: .long, help: "The local wall-clock time at t = 0, YYYY-MM-DDTHH:MM:SS, for the opening hours (default: now).")
