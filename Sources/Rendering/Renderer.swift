@@ -81,8 +81,12 @@ public struct Renderer {
         }
         // The target still holds the last picture (a write that copies its storage copies that).
         let holdsLastPicture = last.target.map { $0 == identity(target) } ?? false
-        let drawn = draw(frame, images: images, into: &target, lastBackground: holdsLastPicture ? last : nil)
-        let picture = self.picture(of: frame, images: images, screen: target.bounds)
+        // The pages where they are drawn, and whether they are dissolved: once for both uses.
+        let pages = frame.pages.map { aligned($0, images: images) }
+        let dissolved = dissolves(frame, pages: pages, images: images, screen: target.bounds)
+        let drawn = draw(frame, pages: pages, dissolved: dissolved, images: images, into: &target,
+                         lastBackground: holdsLastPicture ? last : nil)
+        let picture = self.picture(of: frame, pages: pages, dissolved: dissolved, images: images, screen: target.bounds)
         let identity = identity(target)
         let sameTarget = last.target.map { $0 == identity } ?? false
         let changed = picture.changedRows(since: sameTarget ? last.picture : nil)
@@ -95,11 +99,12 @@ public struct Renderer {
 
     /// Draws the frame; `lastBackground`, when the target holds the last picture, says where its
     /// background may already be in place. Returns this frame's background and what lies over it.
-    private func draw(_ frame: SceneFrame, images: PhotoImages, into target: inout Bitmap,
+    /// `pages`: the frame's, `aligned`; `dissolved`: `dissolves` of them.
+    private func draw(_ frame: SceneFrame, pages: [PhotoPlacement], dissolved: Bool, images: PhotoImages,
+                      into target: inout Bitmap,
                       lastBackground: LastPicture?) -> (background: Background?, overBackground: [PixelRect]) {
         let screen = target.bounds
-        let pages = frame.pages.map { aligned($0, images: images) }
-        if dissolves(frame, pages: pages, images: images, screen: screen) {
+        if dissolved {
             gridLayer.clear()
             dissolve.draw(pages.map { dissolveLayer($0, images: images) }, into: &target, clip: screen)
             if let moving = frame.movingPhoto { drawPhoto(moving, images: images, into: &target) }
@@ -316,9 +321,9 @@ public struct Renderer {
 
     /// What `renderDirectly` draws for `frame`, item by item: the picture the next frame's is
     /// compared with.
-    private func picture(of frame: SceneFrame, images: PhotoImages, screen: PixelRect) -> DrawnPicture {
+    private func picture(of frame: SceneFrame, pages: [PhotoPlacement], dissolved: Bool, images: PhotoImages,
+                         screen: PixelRect) -> DrawnPicture {
         let dim = PixelMath.alphaWeight(min(1, frame.backgroundAlpha))
-        let dissolved = dissolves(frame, pages: frame.pages.map { aligned($0, images: images) }, images: images, screen: screen)
         var picture = DrawnPicture(width: screen.width, height: screen.height, placeholderColor: grid.placeholderColor,
                                    base: dissolved ? .dissolved
                                        : frame.drawsGrid && dim < PixelMath.opaque
@@ -333,9 +338,7 @@ public struct Renderer {
                 picture.items.append(DrawnPicture.Item(area: area, content: content))
             }
         }
-        var placed = frame
-        placed.pages = frame.pages.map { aligned($0, images: images) }
-        for photo in placed.pages + (frame.movingPhoto.map { [$0] } ?? []) {
+        for photo in pages + (frame.movingPhoto.map { [$0] } ?? []) {
             let image: ImageIdentity?
             switch source(of: photo.index, images: images) {
             case .screenImage(let chain): image = ImageIdentity(chain.image)
@@ -348,6 +351,8 @@ public struct Renderer {
                                   contentVersion: photo.contentVersion)))
         }
         if let captions {
+            var placed = frame
+            placed.pages = pages
             for placement in CaptionPlacement.placements(in: placed, screen: Size(width: screen.width, height: screen.height)) {
                 guard let caption = images.caption(placement.index),
                       let area = captions.area(of: caption, offsetX: placement.offsetX) else { continue }
