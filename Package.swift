@@ -57,6 +57,8 @@ let package = Package(
                        providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
         // Only the benchmark links pixman, to compare the blitter with it.
         .systemLibrary(name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
                        providers: [.apt(["libpixman-1-dev"])]),
@@ -149,11 +151,16 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The MQTT transport (SPEC §14) beside it: libmosquitto on a thread of its own, the kiosk's
+        // topics and Home Assistant's discovery.
+        .target(name: "RemoteMQTT", dependencies: [
+            "RemoteControl", "CMosquitto", "Linux", .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // The application: `run` (the epoll wiring), `simulate`, the demo tour, the commands' work.
         .target(name: "VitrineApp", dependencies: [
             "Geometry", "Blitter", "PNG", "Touch", "Config", "ConfigFile", "Scene", "Photos", "Linux", "RunLoopRules",
-            "Rendering", "Devices", "DRM", "RemoteControl", "RemoteHTTP", "Quoting",
+            "Rendering", "Devices", "DRM", "RemoteControl", "RemoteHTTP", "RemoteMQTT", "Quoting",
             .product(name: "Logging", package: "swift-log"),
             // DRM's errors carry swift-system's Errno; the compiler needs its module to read Devices'.
             .product(name: "SystemPackage", package: "swift-system"),
@@ -215,6 +222,7 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Config", "Scene", "Blitter", "Geometry", "Photos", "TestSupport"]),
         .testTarget(name: "RemoteControlTests", dependencies: ["RemoteControl", "Blitter"]),
         .testTarget(name: "RemoteHTTPTests", dependencies: ["RemoteHTTP", "RemoteControl", "Blitter", "Linux", "TestSupport", "FuzzTargets"]),
+        .testTarget(name: "RemoteMQTTTests", dependencies: ["RemoteMQTT", "RemoteControl", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport", "Rendering",
             "RemoteControl", "RemoteHTTP", .product(name: "Logging", package: "swift-log"),
