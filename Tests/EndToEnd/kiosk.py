@@ -261,6 +261,9 @@ class KioskTestCase(unittest.TestCase):
     extra_files: dict[str, str | Path | bytes] = {}
     # Tests/EndToEnd/guest/NAME.c built into /bin/NAME.
     guest_tools: tuple[str, ...] = ("touch-inject", "notify-listen")
+    # Guest TCP ports the host reaches through guest networking (machine.host_port(PORT)); none:
+    # the guest has no network interface but lo (down).
+    guest_ports: tuple[int, ...] = ()
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -278,10 +281,11 @@ class KioskTestCase(unittest.TestCase):
         files.update(cls.extra_files)
         initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
                                        binaries={"/bin/vitrine": binary, **tools}, files=files,
-                                       deferred=cls.deferred_modules)
+                                       deferred=cls.deferred_modules, network=bool(cls.guest_ports))
         cls.prepared = time.monotonic()
         cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=1024,
-                            extra_arguments=list(cls.extra_qemu_arguments)).boot()
+                            extra_arguments=list(cls.extra_qemu_arguments),
+                            forwards={port: 0 for port in cls.guest_ports}).boot()
 
     @classmethod
     def tearDownClass(cls) -> None:

@@ -19,8 +19,8 @@ The pieces, in the order a test uses them:
         vm.signal("app", "TERM")
         code, log = vm.wait_exit("app", timeout=5)
 
-Guest side: /init mounts proc, sys, devtmpfs, loads the virtio-gpu and input modules in order and
-then either runs /payload (exit code printed as "@@PAYLOAD-EXIT N" on the console, then power off)
+Guest side: /init mounts proc, sys, devtmpfs, loads the virtio-gpu and input modules in order
+(and virtio-net, with lo and eth0 up, for an initramfs built with network=True) and then either runs /payload (exit code printed as "@@PAYLOAD-EXIT N" on the console, then power off)
 or serves commands on a virtio-serial port, one shell command per line, each answered by
 its output and a "@@DONE ID CODE" line. The kernel console (ttyS0) goes to a log file.
 
@@ -59,6 +59,10 @@ MODULES = [
 ]
 # The harness's own: the command channel is a virtio-serial port (see INIT_SCRIPT).
 HARNESS_MODULES = ["virtio_console"]
+# Guest networking (build_initramfs(network=True) with VM(forwards=...)): virtio-net on qemu's
+# user-mode network, the guest at GUEST_ADDRESS; the host reaches it only through the forwards.
+NETWORK_MODULES = ["failover", "net_failover", "virtio_net"]
+GUEST_ADDRESS = "10.0.2.15"
 # busybox insmod does not read /proc/cmdline: parameters go on the insmod line.
 # fbdev_emulation=0 keeps the kernel's text console off the display.
 MODULE_PARAMETERS = {"drm_kms_helper": "fbdev_emulation=0"}
@@ -348,6 +352,11 @@ done < /etc/modules-load
 # The card node appears once virtio-gpu has probed.
 for _ in $(seq 200); do [ -e /dev/dri/card0 ] && break; usleep 10000; done
 [ -e /dev/dri/card0 ] || echo "@@NO-DRI"
+if [ -e /etc/guest-network ]; then
+    ip link set lo up
+    for _ in $(seq 200); do [ -e /sys/class/net/eth0 ] && break; usleep 10000; done
+    ip link set eth0 up && ip addr add "$(cat /etc/guest-network)" dev eth0 || echo "@@NO-NETWORK"
+fi
 echo "@@BOOTED $(cut -d' ' -f1 /proc/uptime)"
 if [ -x /payload ]; then
     /payload
@@ -409,12 +418,16 @@ def stripped(binary: Path) -> bytes:
 def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path] | None = None,
                     files: dict[str, str | Path | bytes] | None = None, payload: str | None = None,
                     modules: list[str] = MODULES + HARNESS_MODULES, deferred: list[str] = (),
-                    compress: bool = True) -> Path:
+                    compress: bool = True, network: bool = False) -> Path:
     """Writes an initramfs with busybox, the modules, `binaries` (guest path -> host path) with
     the shared libraries ldd finds for them, `files` (guest path -> host path or bytes) and,
     if given, a /payload shell script that runs instead of the command channel. Modules named in
     `deferred` are in /lib/modules but not loaded at boot (a test insmods them: a late driver).
-    lz4 (legacy format, which the kernel reads) when the lz4 tool is there, else uncompressed."""
+    With `network`, virtio-net too, and /init brings up lo and eth0 at GUEST_ADDRESS/24 (for a VM
+    with `forwards`). lz4 (legacy format, which the kernel reads) when the lz4 tool is there, else
+    uncompressed."""
+    if network:
+        modules = [*modules, *(name for name in NETWORK_MODULES if name not in modules)]
     check_module_order(kernel, modules)
     archive = Cpio()
     for directory in ("bin", "sbin", "usr/bin", "usr/sbin", "etc", "proc", "sys", "dev", "tmp", "run", "root"):
@@ -439,6 +452,8 @@ def build_initramfs(output: Path, kernel: Kernel, binaries: dict[str, str | Path
     # No /etc/passwd in the guest otherwise; some programs look up the user.
     archive.file("etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
     archive.file("etc/group", b"root:x:0:\nvideo:x:44:\ninput:x:105:\n")
+    if network:
+        archive.file("etc/guest-network", f"{GUEST_ADDRESS}/24\n".encode())
 
     libraries: set[str] = set()
     for guest_path, host_path in (binaries or {}).items():
@@ -551,6 +566,13 @@ class QMP:
         self.socket.close()
 
 
+def free_port() -> int:
+    """A port on the host's 127.0.0.1 that was free a moment ago (the kernel's pick)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def _connect_unix(path: Path, timeout: float) -> socket.socket:
     deadline = time.monotonic() + timeout
     while True:
@@ -592,6 +614,10 @@ class VM:
     extra_arguments: list[str] = field(default_factory=list)
     boot_timeout: float = 60
     cpus: int = 1
+    # Guest TCP port -> host port on 127.0.0.1 (0: a free one, see `host_port`), through qemu's
+    # user-mode network ("restrict=on": the guest reaches nothing else). The initramfs needs
+    # build_initramfs(network=True).
+    forwards: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.process: subprocess.Popen | None = None
@@ -603,12 +629,25 @@ class VM:
         self.boot_seconds = 0.0
         self._own_workdir = self.workdir is None
         self.workdir = Path(self.workdir or tempfile.mkdtemp(prefix="vitrine-vm-"))
+        self.forwards = {guest: host or free_port() for guest, host in self.forwards.items()}
+
+    def host_port(self, guest_port: int) -> int:
+        """The port on the host's 127.0.0.1 that reaches `guest_port` on the guest."""
+        return self.forwards[guest_port]
+
+    def network_arguments(self) -> list[str]:
+        if not self.forwards:
+            return []
+        forwards = ",".join(f"hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in self.forwards.items())
+        return ["-netdev", f"user,id=net,restrict=on,{forwards}", "-device", "virtio-net-pci,netdev=net"]
 
     @property
     def console_path(self) -> Path:
         return self.workdir / "console.log"
 
     def command_line(self) -> list[str]:
+        # no_timer_check: under TCG on a loaded host the kernel's check that the 8254 timer reaches
+        # the IO-APIC can miss its window and panic ("IO-APIC + timer doesn't work!").
         qemu = qemu_binary()
         if not qemu:
             raise VMError("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)")
@@ -616,7 +655,7 @@ class VM:
             qemu, *accelerator_arguments(), "-m", str(self.memory_mib), "-smp", str(self.cpus),
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-kernel", str(self.kernel.vmlinux), "-initrd", str(self.initramfs),
-            "-append", f"console=ttyS0 quiet panic=-1 {self.append}".strip(),
+            "-append", f"console=ttyS0 quiet panic=-1 no_timer_check {self.append}".strip(),
             "-device", f"virtio-gpu-pci,xres={self.xres},yres={self.yres}",
             "-chardev", f"file,id=console,path={self.console_path}",
             "-serial", "chardev:console",
@@ -624,6 +663,7 @@ class VM:
             "-chardev", f"socket,id=commands,path={self.workdir / 'commands.sock'},server=on,wait=off",
             "-device", "virtserialport,chardev=commands,name=vitrine.commands",
             "-qmp", f"unix:{self.workdir / 'qmp.sock'},server=on,wait=off",
+            *self.network_arguments(),
             *self.extra_arguments,
         ]
 
@@ -818,6 +858,8 @@ def main() -> int:
                         help="a program to put in the guest (default /bin/NAME), with its libraries")
     parser.add_argument("--file", action="append", default=[], metavar="SRC:DEST", help="an extra file")
     parser.add_argument("--screendump", type=Path, help="write the screen after the command to this PPM")
+    parser.add_argument("--forward", action="append", default=[], type=int, metavar="GUEST_PORT",
+                        help="guest networking, with this guest port reachable from the host (the port is logged)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the shell command to run (after --)")
     options = parser.parse_args()
     command = " ".join(word for word in options.command if word != "--") or "cat /proc/version; ls -l /dev/dri"
@@ -833,10 +875,13 @@ def main() -> int:
         binaries[guest or f"/bin/{Path(host).name}"] = host
     files = {dest: src for src, _, dest in (spec.partition(":") for spec in options.file)}
     with tempfile.TemporaryDirectory(prefix="vitrine-initramfs-") as scratch:
-        initramfs = build_initramfs(Path(scratch) / "initramfs.cpio.lz4", kernel, binaries, files)
+        initramfs = build_initramfs(Path(scratch) / "initramfs.cpio.lz4", kernel, binaries, files,
+                                    network=bool(options.forward))
         prepared = time.monotonic()
-        with VM(kernel, initramfs) as vm:
+        with VM(kernel, initramfs, forwards={port: 0 for port in options.forward}) as vm:
             log(f"prepared in {prepared - started:.1f} s, guest ready {vm.boot_seconds:.1f} s after qemu start")
+            for port in options.forward:
+                log(f"guest port {port} is 127.0.0.1:{vm.host_port(port)} here")
             result = vm.run(command, timeout=120)
             print(result.output)
             if options.screendump:
