@@ -5,7 +5,7 @@ import NIOCore
 import PNG
 import RemoteControl
 
-/// The four endpoints of SPEC §9 and their errors. Answers from the published snapshot; actions and
+/// The endpoints of SPEC §9 and the status page of §14, and their errors. Answers from the published snapshot; actions and
 /// screenshots go through `RemoteState` to the run loop.
 struct RemoteResponder: HTTPResponder {
     typealias Context = BasicRequestContext
@@ -16,6 +16,7 @@ struct RemoteResponder: HTTPResponder {
     static let screenshotTimeout = 2.0
 
     enum Route: String, CaseIterable {
+        case page = "/"
         case metrics = "/metrics"
         case status = "/status"
         case screenshot = "/screenshot"
@@ -42,6 +43,12 @@ struct RemoteResponder: HTTPResponder {
         }
         if route.needsToken, let refusal = authorize(request) { return refusal }
         switch route {
+        case .page:
+            var response = Self.bytes(.ok, StatusPage.html)
+            response.headers[.contentType] = StatusPage.contentType
+            response.headers[.contentSecurityPolicy] = StatusPage.contentSecurityPolicy
+            response.headers[.xContentTypeOptions] = "nosniff"
+            return response
         case .metrics:
             var response = Self.bytes(.ok, Array(MetricsText.render(state.currentSnapshot()).utf8))
             response.headers[.contentType] = MetricsText.contentType
