@@ -79,7 +79,8 @@ public final class RemoteServer: ControlTransport, @unchecked Sendable {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port
                 boundPort.withLockedValue { $0 = port }
-                logger.info("remote: listening on \(where_)\(port.map { " (port \($0))" } ?? "") for /metrics, /status, /screenshot, /control")
+                let routes = RemoteResponder.Route.allCases.map(\.rawValue).joined(separator: ", ")
+                logger.info("remote: listening on \(where_)\(port.map { " (port \($0))" } ?? "") for \(routes)")
             },
             eventLoopGroupProvider: .shared(group),
             logger: Self.quieter(logger))
