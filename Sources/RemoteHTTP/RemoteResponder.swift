@@ -21,6 +21,7 @@ struct RemoteResponder: HTTPResponder {
         case status = "/status"
         case screenshot = "/screenshot"
         case control = "/control"
+        case openAPI = "/openapi.json"
 
         var method: HTTPRequest.Method { self == .control ? .post : .get }
         var needsToken: Bool { self == .screenshot || self == .control }
@@ -61,6 +62,10 @@ struct RemoteResponder: HTTPResponder {
             return await screenshot()
         case .control:
             return await control(request)
+        case .openAPI:
+            var response = Self.bytes(.ok, OpenAPIDocument.bytes)
+            response.headers[.contentType] = OpenAPIDocument.contentType
+            return response
         }
     }
 

@@ -14,6 +14,7 @@ import TestSupport
         }
         #expect(try outcome("get-status").statuses == [200])
         #expect(try outcome("get-page").statuses == [200])
+        #expect(try outcome("get-openapi").statuses == [200])
         #expect(try outcome("get-status-http10") == ([200], true))
         #expect(try outcome("pipelined-query") == ([200, 200], true))
         #expect(try outcome("screenshot-token").statuses == [200])
