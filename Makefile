@@ -40,6 +40,11 @@ install: $(BINARY)
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/vitrine/README.md
 	# Not active: the drop-in that opens the network for [remote] listen (README, "Remote status and control").
 	install -D -m 0644 systemd/remote-access.conf $(DESTDIR)$(PREFIX)/share/doc/vitrine/examples/remote-access.conf
+	# Not enabled: the photo folder mirrored from a remote by rclone (README, "Remote sources (rclone)").
+	for unit in vitrine-rclone.service vitrine-rclone.timer; do \
+		sed 's|/usr/local/|$(PREFIX)/|g' systemd/$$unit > $(DESTDIR)$(PREFIX)/share/doc/vitrine/examples/$$unit; \
+		chmod 0644 $(DESTDIR)$(PREFIX)/share/doc/vitrine/examples/$$unit; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(UNITDIR)/vitrine.service

@@ -55,7 +55,8 @@ public final class DecodeQueue: @unchecked Sendable {
             let decoder = try PhotoDecoder(options: options)
             return { key in
                 let wantsCaption = key.kind == .screen && captions.map { !$0.knows(key.path) } == true
-                let (image, metadata) = try decoder.decode(path: key.path, to: key.size, metadata: wantsCaption)
+                let (image, metadata) = try decoder.decode(path: key.path, to: key.size, metadata: wantsCaption,
+                                                                 version: key.version)
                 if let captions, let metadata { captions.read(path: key.path, metadata: metadata) }
                 let notice = image.colourWarning.map { "its colours are shown unconverted: \($0)" }
                 return (image.bitmap, image.warning, notice)
@@ -288,6 +289,11 @@ extension DecodeQueue {
             guard key.kind == .thumbnail, let diskCache, let source = ThumbnailDiskCache.Source(path: key.path) else {
                 return try decode(key)
             }
+            // The disk's thumbnail of another version than the scan's would be shown for this one.
+            if let version = key.version, FileVersion(size: source.fileSize, modified: source.modified) != version {
+                throw PhotoError(path: key.path, reason: .changed(since: version,
+                                                                  now: FileVersion(size: source.fileSize, modified: source.modified)))
+            }
             if let bitmap = diskCache.image(for: source, size: key.size) { return (bitmap, nil, nil) }
             let result = try decode(key)
             if result.warning == nil, result.bitmap.width == key.size.width, result.bitmap.height == key.size.height,
@@ -334,7 +340,11 @@ extension DecodeQueue {
                     cache.release(reservation)
                     outcome = .failure(error)
                     locked {
-                        if failures[key.path] == nil { logLine = "Skipping photo \(LogLine.escaped(error.path)): \(error.reason)" }
+                        // A file changed since the scan is no damage: the rescan brings its new version.
+                        if case .changed = error.reason {
+                        } else if failures[key.path] == nil {
+                            logLine = "Skipping photo \(LogLine.escaped(error.path)): \(error.reason)"
+                        }
                         failures[key.path] = error
                         // Other sizes of the same file would fail the same way.
                         pending.removeAll { $0.path == key.path }

@@ -18,19 +18,24 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     /// coefficients, the full picture of a format that cannot scale while decoding). Not part of
     /// the key's identity.
     public let decoderBytes: Int
+    /// The file as the library scan read it; a decode of anything else is refused (`.changed`).
+    /// nil: whatever the file is now. Not part of the key's identity.
+    public let version: FileVersion?
 
-    public init(path: String, size: ImageSize, kind: Kind = .screen, sourceBytes: Int = 0, decoderBytes: Int = 0) {
+    public init(path: String, size: ImageSize, kind: Kind = .screen, sourceBytes: Int = 0, decoderBytes: Int = 0,
+                version: FileVersion? = nil) {
         self.path = path
         self.size = size
         self.kind = kind
         self.sourceBytes = sourceBytes
         self.decoderBytes = decoderBytes
+        self.version = version
     }
 
     /// `photo` decoded at `size`.
     public init(photo: PhotoInfo, size: ImageSize, kind: Kind) {
         self.init(path: photo.path, size: size, kind: kind, sourceBytes: photo.decodeSourceBytes,
-                  decoderBytes: photo.decoderBytes)
+                  decoderBytes: photo.decoderBytes, version: photo.version)
     }
 
     /// True when the decode holds a whole image of `DecodeQueue.wholeImageBytes` or more besides

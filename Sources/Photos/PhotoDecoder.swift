@@ -57,10 +57,16 @@ public final class PhotoDecoder {
     /// aspect ratio and the bound with `ImageSize.decodeTarget`), and with `metadata` its caption
     /// blocks from the same bytes. The file is opened once; its header is checked before the rest
     /// is read, so a bomb or a text file costs one small read (a clip's poster reads only what its
-    /// first frame needs).
-    public func decode(path: String, to target: ImageSize, metadata: Bool = false) throws -> (image: DecodedImage, metadata: ImageMetadata?) {
+    /// first frame needs). With `version` (the scan's), a file that is no longer that version is
+    /// refused before a byte is read (`.changed`): a photo written again under its own name is
+    /// half-written until its writer is done, and would show half-drawn.
+    public func decode(path: String, to target: ImageSize, metadata: Bool = false,
+                       version: FileVersion? = nil) throws -> (image: DecodedImage, metadata: ImageMetadata?) {
         let file = try PhotoFile(path: path, options: options)
         defer { file.close() }
+        if let version, file.version != version {
+            throw PhotoError(path: path, reason: .changed(since: version, now: file.version))
+        }
         let (decoder, start, _) = try readHeader(file)
         var (image, blocks) = try decoder.decode(file: file, start: start, path: path, to: target, metadata: metadata)
         convertToSRGB(&image)

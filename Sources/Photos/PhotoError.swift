@@ -27,11 +27,15 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupported(format: String, String)
         /// The decoder of `format` refused the data: its own message.
         case corrupt(format: String, String)
+        /// Not the file the library scan read (`FileVersion`): written again since, or being
+        /// written; the folder watch's rescan lists it again once its writer is done. Never a
+        /// scan's reason.
+        case changed(since: FileVersion, now: FileVersion)
 
         /// The reasons as `/metrics` labels them, every one (a gauge per reason, zeros too). They
         /// name what is wrong with the file, never a format, so that one more decoder adds none.
         public static let labels = ["unreadable", "empty", "unknown_format", "no_image", "truncated_header", "no_image_data",
-                                    "file_too_large", "zero_size", "too_large", "unsupported", "corrupt"]
+                                    "file_too_large", "zero_size", "too_large", "unsupported", "corrupt", "changed"]
 
         public var label: String {
             switch self {
@@ -46,6 +50,7 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
             case .tooLarge: "too_large"
             case .unsupported: "unsupported"
             case .corrupt: "corrupt"
+            case .changed: "changed"
             }
         }
 
@@ -77,6 +82,8 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
                 return "unsupported \(format): \(what)"
             case let .corrupt(format, message):
                 return "corrupt or unsupported \(format): \(message)"
+            case let .changed(since, now):
+                return "changed since the folder was read (\(since); now \(now)): being written or replaced"
             }
         }
     }

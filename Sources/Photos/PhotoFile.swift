@@ -31,6 +31,9 @@ final class PhotoFile {
 
     func close() { file.close() }
 
+    /// The file as opened: what the library scan records, and what a decode checks.
+    var version: FileVersion { FileVersion(size: size, modified: modified) }
+
     /// Up to `count` bytes from the start of the file (fewer if the file is shorter or shrinks).
     func readPrefix(_ count: Int) throws(PhotoError) -> [UInt8] {
         try Self.unreadable(path) { () throws(SystemError) in try file.readPrefix(count) }

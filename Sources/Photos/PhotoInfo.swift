@@ -42,6 +42,9 @@ public struct PhotoInfo: Hashable, Sendable {
     /// decoder's working memory.
     public var decodeSourceBytes: Int { fileSize + decoderBytes }
 
+    /// The file as the scan read it: what a decode of this photo must find.
+    public var version: FileVersion { FileVersion(size: fileSize, modified: modified) }
+
     /// The file name without its directory.
     public var name: String { (path as NSString).lastPathComponent }
 }

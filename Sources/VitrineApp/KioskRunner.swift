@@ -72,14 +72,15 @@ final class KioskRunner {
             try files.loop.watch(remote.fileDescriptor) { [unowned self] in self.remoteRequests(remote) }
         }
         defer { shutDown() }
-        // The library is the kiosk's whatever the display (SPEC §9): scanned and watched from the start.
-        content.scan()
+        // The library is the kiosk's whatever the display (SPEC §9): watched, then scanned, from the
+        // start (so that a write under way during the first scan is seen when it goes on).
         if content.settings.photos.watch {
             folder = PhotoFolderWatch(directory: content.settings.photos.directory, loop: files.loop, logger: logger) { [unowned self] in
                 // Read off the loop (`reloaded` shows it): headers of a large library take seconds.
                 self.content.beginRescan(excluding: $0)
             }
         }
+        content.scan()
         displayChanged { try display.open() }
         tick()
         while !stopping {

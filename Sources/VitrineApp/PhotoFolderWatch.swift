@@ -9,10 +9,17 @@ import Photos
 /// folder), not when it is created, so a photo still being copied never shows half-drawn.
 ///
 /// A rescan reads the whole folder, so a photo written under its own name (`cp`, `rsync
-/// --inplace`) while another one completes would be read half-way: the names created or written
-/// to and not yet closed are `beingWritten`, which the rescan leaves out. The partial files of copy
-/// and sync tools (`PhotoLibrary.isPartialName`: rsync's and Syncthing's dot names, `*.part` …)
-/// are ignored altogether; their rename into place is what counts.
+/// --inplace`, rclone 1.60: open with O_TRUNC, write, close, then set the source's time) while
+/// another one completes would be read half-way: the names created or written to and not yet
+/// closed are `beingWritten`, which the rescan leaves out. A photo already listed that is written
+/// again (a changed photo synced in place) starts a rescan at its first write, so it leaves the
+/// library until it is closed; a decode never reads a version the scan did not list
+/// (`FileVersion`), which covers the moment before that rescan and writes that began before the
+/// watch. A new time or mode alone (rclone setting the source's time after the close, or on a
+/// photo whose content is unchanged) is a change too: the listed version is no longer the file.
+/// The partial files of copy and sync tools (`PhotoLibrary.isPartialName`: rsync's and
+/// Syncthing's dot names, `*.part`, rclone 1.63's `*.partial` …) are ignored altogether; their
+/// rename into place is what counts.
 final class PhotoFolderWatch {
     private let directory: String
     private let inotify: Inotify
@@ -44,7 +51,7 @@ final class PhotoFolderWatch {
         self.changed = changed
         do {
             try inotify.watch(directory, mask: Inotify.created | Inotify.modified | Inotify.closedAfterWrite
-                              | Inotify.movedTo | Inotify.movedFrom | Inotify.deleted | Inotify.selfDeleted
+                              | Inotify.attributes | Inotify.movedTo | Inotify.movedFrom | Inotify.deleted | Inotify.selfDeleted
                               | Inotify.selfMoved)
             try loop.watch(inotify.fileDescriptor) { [unowned self] in
                 if self.readEvents() {
@@ -73,7 +80,8 @@ final class PhotoFolderWatch {
         settle.close()
     }
 
-    /// Reads the queued events; true when one of them completed, removed or renamed a photo.
+    /// Reads the queued events; true when one of them completed, removed or renamed a photo,
+    /// began writing one already there, or changed a complete one's time or mode.
     private func readEvents() -> Bool {
         var completed = false
         for event in inotify.read() {
@@ -87,7 +95,10 @@ final class PhotoFolderWatch {
             if event.has(Inotify.created) {
                 if isNewRegularFile(event.name) { beingWritten.insert(event.name) } else { completed = true }
             } else if event.has(Inotify.modified) {
-                beingWritten.insert(event.name)
+                // Its first write after a close: the version listed is being overwritten.
+                if beingWritten.insert(event.name).inserted { completed = true }
+            } else if event.has(Inotify.attributes) {
+                if !beingWritten.contains(event.name) { completed = true }
             } else {
                 beingWritten.remove(event.name)
                 completed = true

@@ -264,6 +264,8 @@ class KioskTestCase(unittest.TestCase):
     # Guest TCP ports the host reaches through guest networking (machine.host_port(PORT)); none:
     # the guest has no network interface but lo (down).
     guest_ports: tuple[int, ...] = ()
+    # Host programs copied into the guest with their libraries (guest path -> host path).
+    extra_binaries: dict[str, str | Path] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -280,7 +282,7 @@ class KioskTestCase(unittest.TestCase):
         files.update(caption_fonts())
         files.update(cls.extra_files)
         initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
-                                       binaries={"/bin/vitrine": binary, **tools}, files=files,
+                                       binaries={"/bin/vitrine": binary, **tools, **cls.extra_binaries}, files=files,
                                        deferred=cls.deferred_modules, network=bool(cls.guest_ports))
         cls.prepared = time.monotonic()
         cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=1024,

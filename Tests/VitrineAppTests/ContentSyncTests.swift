@@ -20,7 +20,9 @@ import Testing
         let content: KioskContent
         var watch: PhotoFolderWatch?
         /// The complete photos by name, as the sending side has them.
-        let expected: [String: [UInt8]]
+        var expected: [String: [UInt8]]
+        /// The complete versions names had before (photos changed at the source): whole too.
+        var earlier: [String: [UInt8]] = [:]
         /// Each rescan's photo names, in order.
         var shown: [[String]] = []
         /// Photos the library showed before they were complete.
@@ -47,22 +49,35 @@ import Testing
         }
 
         /// What `run` does when the folder changed; then each photo shown is compared with its
-        /// complete bytes (its size as the scan saw it, and its contents now).
+        /// complete bytes (its size as the scan saw it, and its contents now). A file written again
+        /// since the scan (its `FileVersion` is no longer the listed one) is what no decode reads
+        /// (`PhotoDecoder.decode(version:)`): counted, not compared.
         func rescan(excluding writing: Set<String>) {
             let photos = content.scan(excluding: writing)
             shown.append(photos.map { ($0.path as NSString).lastPathComponent })
             for photo in photos {
                 let name = (photo.path as NSString).lastPathComponent
+                let before = try? FileStatus(path: photo.path)
                 let bytes = (try? RegularFile.read(photo.path, limit: 1 << 24)) ?? []
+                let after = try? FileStatus(path: photo.path)
                 guard let whole = expected[name] else {
                     halfShown.append("\(name): not sent")
                     continue
                 }
-                if photo.picture.fileSize != whole.count || bytes != whole {
+                let listed = photo.picture.version
+                guard let before, let after, FileVersion(size: before.size, modified: before.modified) == listed,
+                      FileVersion(size: after.size, modified: after.modified) == listed else {
+                    changedSinceScan += 1
+                    continue
+                }
+                if ![whole, earlier[name]].contains(where: { $0 != nil && photo.picture.fileSize == $0!.count && bytes == $0! }) {
                     halfShown.append("\(name): \(photo.picture.fileSize) of \(whole.count) bytes")
                 }
             }
         }
+
+        /// Photos listed by a rescan and written again before the check read them.
+        var changedSinceScan = 0
 
         var latest: Set<String> { Set(shown.last ?? []) }
 

@@ -12,13 +12,16 @@ import Testing
         let folder: String
         let loop: EventLoop
         var changes = 0
+        /// The names being written at the last change.
+        var writing: Set<String> = []
         var watch: PhotoFolderWatch?
 
         init() throws {
             folder = try TestPaths.temporaryDirectory("watch")
             loop = try EventLoop()
-            watch = PhotoFolderWatch(directory: folder, loop: loop, logger: Logger(label: "test")) { [unowned self] _ in
+            watch = PhotoFolderWatch(directory: folder, loop: loop, logger: Logger(label: "test")) { [unowned self] in
                 self.changes += 1
+                self.writing = $0
             }
         }
 
@@ -69,6 +72,32 @@ import Testing
         // Deleted.
         try FileManager.default.removeItem(atPath: w.folder + "/a.jpg")
         #expect(try w.nextChange())
+    }
+
+    /// A listed photo written again under its own name, as rclone 1.60 syncs a changed photo:
+    /// open with O_TRUNC, write, close, then set the source's time. Its first write starts a rescan
+    /// that leaves it out (the listed version is gone); the close brings it back; a new time alone
+    /// is a change too (the listed version is no longer the file).
+    @Test func aListedPhotoWrittenAgainLeavesTheLibraryUntilItIsClosed() throws {
+        let w = try Watched()
+        let path = w.folder + "/a.jpg"
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: path)
+        #expect(try w.nextChange())
+        #expect(w.writing == [])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestPaths.samplePhotos + "/02-portrait.jpg")))
+        let fd = open(path, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, bytes.count / 2) }
+        #expect(try w.nextChange(), "its rewrite began: the version listed is gone")
+        #expect(w.writing == ["a.jpg"])
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + bytes.count / 2, bytes.count - bytes.count / 2) }
+        #expect(try w.quiet(for: 0.5), "written on: nothing new until it is closed")
+        close(fd)
+        #expect(try w.nextChange())
+        #expect(w.writing == [])
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(try w.nextChange(), "the source's time set after the close")
     }
 
     @Test func aFileStillBeingWrittenIsNotTakenUntilItIsClosed() throws {
