@@ -149,7 +149,7 @@ enum MQTTBenchmark {
         feeding.start()
         let round = loop.draw(frames, while: { process.isRunning && sink.counts.received < target }, atLeast: frames.count)
         let seconds = Date().timeIntervalSince(start)
-        process.interrupt()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         fed.wait()
         try? input.fileHandleForWriting.close()
@@ -229,7 +229,7 @@ enum MQTTBenchmark {
         }
 
         func stop() {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try? FileManager.default.removeItem(atPath: folder)
         }

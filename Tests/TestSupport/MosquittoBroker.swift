@@ -86,12 +86,23 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// The messages on `topic` as mosquitto_sub prints them (one a line), until `count` have come
-    /// or `seconds` have passed: retained ones come at once.
-    public func receive(topic: String, count: Int = 1, seconds: Int = 5) throws -> [String] {
-        let result = try ProcessResult.run(
-            ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)", "-W", "\(seconds)"],
-            executable: Self.subscriber)
-        return result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    /// or `seconds` have passed: retained ones come at once. The deadline is kept here, with
+    /// SIGKILL: mosquitto_sub's own -W is a SIGALRM, which a test process may have blocked (its
+    /// children inherit the mask).
+    public func receive(topic: String, count: Int = 1, seconds: Double = 5) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.subscriber)
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 }
 
