@@ -127,7 +127,7 @@ public final class MQTTClient: MQTTConnection, @unchecked Sendable {
                 condition.broadcast()
             }
         }
-        thread.name = "vitrine-mqtt"
+        thread.name = "vitrine-mosq"
         thread.start()
     }
 
