@@ -261,6 +261,8 @@ class KioskTestCase(unittest.TestCase):
     extra_files: dict[str, str | Path | bytes] = {}
     # Tests/EndToEnd/guest/NAME.c built into /bin/NAME.
     guest_tools: tuple[str, ...] = ("touch-inject", "notify-listen")
+    # Host programs copied into the guest with their libraries (guest path -> host path).
+    extra_binaries: dict[str, str | Path] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -277,7 +279,7 @@ class KioskTestCase(unittest.TestCase):
         files.update(caption_fonts())
         files.update(cls.extra_files)
         initramfs = vm.build_initramfs(scratch / "initramfs.cpio.lz4", kernel,
-                                       binaries={"/bin/vitrine": binary, **tools}, files=files,
+                                       binaries={"/bin/vitrine": binary, **tools, **cls.extra_binaries}, files=files,
                                        deferred=cls.deferred_modules)
         cls.prepared = time.monotonic()
         cls.machine = vm.VM(kernel, initramfs, xres=WIDTH, yres=HEIGHT, memory_mib=1024,
