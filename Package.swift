@@ -177,7 +177,7 @@ let package = Package(
         // Benchmarks, release build (scripts/bench): blits and frames against pixman, start-up and memory.
         .executableTarget(name: "vitrine-bench", dependencies: [
             "Blitter", "Geometry", "Photos", "Scene", "Config", "Rendering", "CPixman", "Touch", "Linux", "Text", "Colour",
-            "RemoteControl", "RemoteHTTP", "RunLoopRules", "PNG", "Clips",
+            "RemoteControl", "RemoteHTTP", "RemoteMQTT", "RunLoopRules", "PNG", "Clips",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

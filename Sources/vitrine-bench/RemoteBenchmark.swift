@@ -190,6 +190,10 @@ enum RemoteBenchmark {
         var canvas = Bitmap(width: 1920, height: 1080)
         var histogram = DurationHistogram(bounds: DurationHistogram.frameTimeBounds)
         var drawn = 0
+        /// Takes the queued actions after each frame, as `run` does (and drops them): for a
+        /// transport that queues actions (MQTT's commands), so that its queue never stays full.
+        var takesActions = false
+        var actionsTaken = 0
 
         init(viewer: Viewer, state: RemoteState) {
             self.viewer = viewer
@@ -221,6 +225,7 @@ enum RemoteBenchmark {
                 snapshot.photoCount = viewer.store.items.count
                 snapshot.decodedBytes = viewer.store.decodedBytes
                 state.publish(snapshot)
+                if takesActions { actionsTaken += state.takeActions().count }
                 round.times.append(Stopwatch.now() - start)
                 round.cpuTimes.append(Self.threadCPUTime() - startCPU)
                 index += 1

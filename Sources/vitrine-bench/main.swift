@@ -12,6 +12,7 @@ import Rendering
 // JPEG decode of a 12 MP photo. Usage: vitrine-bench [--samples DIR] [--markdown FILE] [--quick]
 // `vitrine-bench startup [options]`: start-up, disk thumbnail cache, memory and soak (StartupBenchmark).
 // `vitrine-bench remote [options]`: the frame time with and without wrk on the remote server (RemoteBenchmark).
+// `vitrine-bench mqtt [options]`: the frame time with and without a broker flooding commands (MQTTBenchmark).
 // `vitrine-bench scan [--counts N,N,...]`: start-up time per photo for 1,000 to 100,000 photos (ScanBenchmark).
 // `vitrine-bench remote-attack [options]`: /status latency under a slow-client attack (SlowClientBenchmark).
 // `vitrine-bench formats [--source JPEG] [--runs N]`: each still format against its reference decoder (FormatBenchmark).
@@ -22,6 +23,7 @@ import Rendering
 let modes: [String: ([String]) throws -> Void] = [
     "startup": { try StartupBenchmark.run(arguments: $0) },
     "remote": { try RemoteBenchmark.run(arguments: $0) },
+    "mqtt": { try MQTTBenchmark.run(arguments: $0) },
     "scan": { try ScanBenchmark.run(arguments: $0) },
     "remote-attack": { try SlowClientBenchmark.run(arguments: $0) },
     "formats": { try FormatBenchmark.run(arguments: $0) },
