@@ -24,6 +24,7 @@ public struct Settings: Equatable, Sendable {
     public var cache = Cache()
     public var log = Log()
     public var remote = Remote()
+    public var mqtt = MQTT()
 
     public init() {}
 
@@ -145,6 +146,21 @@ public struct Settings: Equatable, Sendable {
         public var listen: ListenAddress? = nil
         /// The bearer token for /screenshot and /control; unreadable or empty: those are off.
         public var tokenFile = "/etc/vitrine/remote.token"
+        public init() {}
+    }
+
+    /// MQTT and Home Assistant discovery (SPEC §14).
+    public struct MQTT: Equatable, Sendable {
+        /// nil (""): no MQTT.
+        public var broker: MQTTBroker? = nil
+        /// The prefix of the kiosk's topics; "%hostname%" is replaced by the host's name at start.
+        public var topic = "vitrine/%hostname%"
+        /// "": connect without a user name.
+        public var username = ""
+        /// The password, alone in a file only the service user reads; "": none.
+        public var passwordFile = ""
+        /// Publish Home Assistant's MQTT discovery config under `homeassistant/`.
+        public var homeAssistant = true
         public init() {}
     }
 }

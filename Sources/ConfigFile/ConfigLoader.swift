@@ -145,11 +145,29 @@ public enum ConfigLoader {
         }
     }
 
-    /// pager.double_tap_zoom must not exceed pager.max_zoom, whichever file set either: the error is
-    /// at the file and line that set double_tap_zoom (else max_zoom). Not when either was rejected:
-    /// one message per mistake.
+    /// The rules between keys, whichever file set each: the error is at the file and line that set
+    /// the key named. Not when either key was rejected: one message per mistake.
     static func crossCheck(_ loaded: LoadedSettings, mainFile: String,
                            problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
+        mqttCrossCheck(loaded, mainFile: mainFile, problems: problems) + zoomCrossCheck(loaded, mainFile: mainFile, problems: problems)
+    }
+
+    /// With a broker, mqtt.password_file needs mqtt.username: MQTT (3.1.1) has no password without
+    /// a user name.
+    static func mqttCrossCheck(_ loaded: LoadedSettings, mainFile: String,
+                               problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
+        let mqtt = loaded.settings.mqtt
+        let keys: Set = ["mqtt.password_file", "mqtt.username"]
+        guard mqtt.broker != nil, !mqtt.passwordFile.isEmpty, mqtt.username.isEmpty, !problems.contains(where: { $0.key.map(keys.contains) ?? false }),
+              let origin = loaded.origins["mqtt.password_file"] else { return [] }
+        let (file, line) = Origin.split(origin)
+        return [.init(kind: .badFormat, line: line, file: file == mainFile ? nil : file, key: "mqtt.password_file",
+                      message: "`mqtt.password_file` is set but `mqtt.username` is not: MQTT sends a password only with a user name")]
+    }
+
+    /// pager.double_tap_zoom must not exceed pager.max_zoom (the error at double_tap_zoom, else max_zoom).
+    static func zoomCrossCheck(_ loaded: LoadedSettings, mainFile: String,
+                               problems: [ConfigError.Problem]) -> [ConfigError.Problem] {
         let pager = loaded.settings.scene.pager
         let keys: Set = ["pager.double_tap_zoom", "pager.max_zoom"]
         guard pager.doubleTapZoom > pager.maxZoom, !problems.contains(where: { $0.key.map(keys.contains) ?? false }),

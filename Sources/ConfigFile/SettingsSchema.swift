@@ -146,6 +146,18 @@ enum SettingsSchema {
                             parse: ListenAddress.init, format: \.description),
             .text("token_file", \.remote.tokenFile, expected: "an absolute file path", example: "/run/vitrine.token", isValid: isAbsolutePath),
         ]),
+        SettingTable(name: "mqtt", keys: [
+            .optionalParsed("broker", \.mqtt.broker, off: "",
+                            expected: "a URL \"mqtt://HOST[:PORT]\" or \"mqtts://HOST[:PORT]\" such as \"mqtt://192.168.1.10:1883\"",
+                            example: "mqtts://broker.example:8883", parse: MQTTBroker.init, format: \.description),
+            .text("topic", \.mqtt.topic, expected: "an MQTT topic such as \"vitrine/%hostname%\" (no + or #, no empty level, at most 200 bytes)",
+                  example: "kiosks/lobby", isValid: { _ in true }, problem: mqttTopicProblem),
+            .text("username", \.mqtt.username, expected: "a user name (at most 200 bytes, no control characters), or \"\" for none",
+                  example: "vitrine", isValid: { $0.utf8.count <= 200 && !$0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }),
+            .text("password_file", \.mqtt.passwordFile, expected: "an absolute file path, or \"\" for none", example: "/etc/vitrine/mqtt.password",
+                  isValid: { $0.isEmpty || isAbsolutePath($0) }),
+            .boolean("home_assistant", \.mqtt.homeAssistant),
+        ]),
     ]
 
     /// Every key as `table.key`, matched on the key alone, for "did you mean" across tables.
@@ -194,6 +206,22 @@ enum SettingsSchema {
               !(status.kind == .characterDevice && status.deviceMajor == drmMajor) else { return nil }
         return "is \(status.nodeDescription), not a DRM card (a character device of major \(drmMajor)); "
             + "expected a card node such as \"/dev/dri/card0\" (vitrine displays lists them)"
+    }
+
+    /// What is wrong with `mqtt.topic` as the prefix of the kiosk's topics, or nil: MQTT's rules
+    /// for a topic one publishes to (no wildcards, no NUL), no empty level (a trailing "/" would
+    /// give "vitrine//state"), not a broker's own `$` topic, and the one placeholder "%hostname%".
+    static func mqttTopicProblem(_ topic: String) -> String? {
+        if topic.isEmpty { return "it is empty" }
+        if topic.utf8.count > 200 { return "it is \(topic.utf8.count) bytes long; at most 200" }
+        if topic.contains("+") || topic.contains("#") { return "+ and # are wildcards, for subscribing only" }
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it has a control character" }
+        if topic.hasPrefix("$") { return "topics beginning with $ are the broker's own" }
+        if topic.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            return "it has an empty level (a leading, trailing or double \"/\")"
+        }
+        if topic.replacing("%hostname%", with: "").contains("%") { return "\"%hostname%\" is the only placeholder" }
+        return nil
     }
 
     static func isAbsolutePath(_ path: String) -> Bool {

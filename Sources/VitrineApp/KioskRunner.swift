@@ -25,6 +25,8 @@ final class KioskRunner {
     private var folder: PhotoFolderWatch?
     /// The remote transports' end, when one is configured.
     private let remote: RemoteLink?
+    /// The MQTT transport among them, which a reload reconfigures.
+    private let mqtt: MQTTTransport?
     private var canvas = Bitmap(width: 0, height: 0)
     /// The display's flips completed as of the last look: a new one is a frame on screen, whose
     /// touches' latencies are then counted (SPEC §13).
@@ -43,7 +45,9 @@ final class KioskRunner {
         let (wake, reloaded) = (files.decoded, files.reloaded)
         content = KioskContent(settings: settings, configPath: configPath, logger: logger, status: status,
                                onDecoded: { wake.signal() }, onReloaded: { reloaded.signal() })
-        remote = try RemoteLink.start(settings, version: version, logger: logger)
+        var mqtt: MQTTTransport?
+        remote = try RemoteLink.start(settings, version: version, logger: logger, mqtt: &mqtt)
+        self.mqtt = mqtt
     }
 
     /// Closes what `init` opened, in reverse; after `run` has returned.
@@ -199,6 +203,8 @@ final class KioskRunner {
     private func reloaded() {
         guard let result = content.finishReload() else { return }
         if result == .photosOnly { return showPhotos(because: "photo folder changed") }
+        // Its password file may have changed whatever the config: read again off the loop.
+        mqtt?.reload(content.settings.mqtt)
         if !content.isReloading { status.reloaded() }
         guard result == .newSettings else {
             return showPhotos(because: "SIGHUP")

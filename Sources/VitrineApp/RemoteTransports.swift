@@ -2,11 +2,14 @@ import Config
 import Logging
 import RemoteControl
 import RemoteHTTP
+import RemoteMQTT
 
 extension RemoteLink {
     /// The transports the settings ask for, on one shared `RemoteState`: the HTTP server when
-    /// `remote.listen` is set (MQTT, SPEC §14, goes beside it). nil when none is.
-    static func start(_ settings: Settings, version: String, logger: Logger) throws -> RemoteLink? {
+    /// `remote.listen` is set, MQTT (SPEC §14) when `mqtt.broker` is (`mqtt`: that transport, which
+    /// a reload reconfigures). nil when none is.
+    static func start(_ settings: Settings, version: String, logger: Logger,
+                      mqtt: inout MQTTTransport?) throws -> RemoteLink? {
         try RemoteLink(version: version) { state in
             var transports: [ControlTransport] = []
             if let address = settings.remote.listen {
@@ -15,6 +18,10 @@ extension RemoteLink {
                 }
                 transports.append(RemoteServer(host: address.host, port: address.port, tokenFile: settings.remote.tokenFile,
                                                state: state, logger: logger))
+            }
+            if let transport = MQTTTransport(settings.mqtt, state: state, version: version, logger: logger) {
+                mqtt = transport
+                transports.append(transport)
             }
             return transports
         }
