@@ -32,10 +32,11 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         /// scan's reason.
         case changed(since: FileVersion, now: FileVersion)
 
-        /// The reasons as `/metrics` labels them, every one (a gauge per reason, zeros too). They
-        /// name what is wrong with the file, never a format, so that one more decoder adds none.
+        /// The reasons a scan skips a photo for, as `/metrics` labels them, every one (a gauge per
+        /// reason, zeros too; not `changed`, which is a decode's, never a scan's). They name what is
+        /// wrong with the file, never a format, so that one more decoder adds none.
         public static let labels = ["unreadable", "empty", "unknown_format", "no_image", "truncated_header", "no_image_data",
-                                    "file_too_large", "zero_size", "too_large", "unsupported", "corrupt", "changed"]
+                                    "file_too_large", "zero_size", "too_large", "unsupported", "corrupt"]
 
         public var label: String {
             switch self {

@@ -14,8 +14,9 @@ import Scene
 /// `vitrine-bench mqtt`: does a broker flooding the kiosk with commands disturb the frame loop
 /// (SPEC §14)? The same drag through the grid as `remote` (the real renderer at 60 Hz, 1920x1080,
 /// the snapshot published after every frame and the queued actions taken, as `run` does), in the
-/// same process as an `MQTTClient` subscribed to TOPIC/command whose messages go through
-/// `RemoteState.submit(json:)`, a refusal answered on TOPIC/error. Each round draws the drag while
+/// same process as an `MQTTClient` with the kiosk's `MQTTBridge` as `run` has them (commands
+/// through `RemoteState.submit(json:)`, a refusal answered on TOPIC/error, the state published from
+/// the bridge's timer thread). Each round draws the drag while
 /// `mosquitto_pub -l` (at nice 19: it stands for other machines) floods TOPIC/command with valid
 /// and garbage commands until the client has received N of them, then as many frames with the
 /// broker quiet, and compares the frame-time p99 of the two.
@@ -65,13 +66,17 @@ enum MQTTBenchmark {
               + "(QoS 1, \(commands.count) kinds, half of them garbage) through mosquitto \(broker.port) to the client")
 
         let state = RemoteState(version: "bench", wake: {})
-        let sink = CommandSink(state: state, topic: topic)
+        let sink = CommandSink()
         let client = try MQTTClient(
             options: MQTTClientOptions(host: "127.0.0.1", port: broker.port, clientID: "vitrine-bench",
                                        will: MQTTMessage(topic: "\(topic)/availability", text: "offline", retain: true)),
             logger: logger)
+        let bridge = MQTTBridge(topics: MQTTTopics(template: topic, hostname: "bench"), discovery: nil, state: state,
+                                connection: client, closeConnection: { client.stop() }, logger: logger)
+        sink.attach(bridge)
         client.start(delegate: sink)
-        defer { client.stop() }
+        bridge.startTimer()
+        defer { bridge.stop() }
         let deadline = Date().addingTimeInterval(10)
         while !sink.subscribed, Date() < deadline { usleep(10_000) }
         guard sink.subscribed else { throw RemoteBenchmark.BenchError("the client did not connect to the broker") }
@@ -156,52 +161,40 @@ enum MQTTBenchmark {
         let after = sink.counts
         let received = after.received - before.received
         return FloodResult(
-            summary: "received \(received) (accepted \(after.accepted - before.accepted), refused \(after.refused - before.refused), "
-                + "errors published \(after.errorsPublished - before.errorsPublished))",
+            summary: "received \(received)",
             seconds: seconds, received: received, frames: round)
     }
 
-    /// The bridge's command path and nothing else: subscribes on each connection, hands each
-    /// command to `RemoteState.submit(json:)`, publishes a refusal on TOPIC/error.
+    /// The kiosk's own `MQTTBridge` (commands through `RemoteState.submit(json:)`, refusals on
+    /// TOPIC/error, the state from its timer thread), as the client's delegate; the bench only
+    /// counts what reaches it.
     final class CommandSink: MQTTConnectionDelegate, @unchecked Sendable {
-        struct Counts { var received = 0, accepted = 0, refused = 0, errorsPublished = 0 }
+        struct Counts { var received = 0 }
 
-        let state: RemoteState
-        let topic: String
+        private var bridge: MQTTBridge?
         private let lock = NSLock()
         private var totals = Counts()
         private var isSubscribed = false
 
-        init(state: RemoteState, topic: String) {
-            self.state = state
-            self.topic = topic
-        }
+        /// Set once, before the client starts.
+        func attach(_ bridge: MQTTBridge) { self.bridge = bridge }
 
         var counts: Counts { lock.withLock { totals } }
         var subscribed: Bool { lock.withLock { isSubscribed } }
 
         func connected(_ connection: MQTTConnection) {
-            connection.subscribe(topic: "\(topic)/command")
+            bridge?.connected(connection)
             lock.withLock { isSubscribed = true }
         }
 
         func disconnected(_ connection: MQTTConnection, reason: String) {
+            bridge?.disconnected(connection, reason: reason)
             lock.withLock { isSubscribed = false }
         }
 
         func received(_ message: MQTTMessage, on connection: MQTTConnection) {
-            switch state.submit(json: message.payload) {
-            case .success:
-                lock.withLock { totals.received += 1; totals.accepted += 1 }
-            case .failure(let error):
-                let published = connection.publish(MQTTMessage(
-                    topic: "\(topic)/error", text: #"{"error":"\#(error)"}"#.replacingOccurrences(of: "\n", with: " ")))
-                lock.withLock {
-                    totals.received += 1
-                    totals.refused += 1
-                    if published { totals.errorsPublished += 1 }
-                }
-            }
+            bridge?.received(message, on: connection)
+            lock.withLock { totals.received += 1 }
         }
     }
 

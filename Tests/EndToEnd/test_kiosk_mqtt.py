@@ -31,7 +31,7 @@ BROKER_CONFIG = b"""listener 1883 127.0.0.1
 allow_anonymous true
 persistence false
 user root
-log_dest stdout
+log_dest stderr
 """
 TOOLS = {name: shutil.which(name) for name in ("mosquitto", "mosquitto_sub", "mosquitto_pub")}
 

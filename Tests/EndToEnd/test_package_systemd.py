@@ -183,7 +183,9 @@ class PackageSystemdTest(unittest.TestCase):
                            # SPEC §11's formats and colour: HEIF/AVIF, WebP, PNG, Little CMS.
                            "libheif1", "libwebp7", "libwebpdemux2", "libspng0", "liblcms2-2",
                            # SPEC §12: clips through FFmpeg.
-                           "libavformat59", "libavcodec59", "libswscale6", "libavutil57"):
+                           "libavformat59", "libavcodec59", "libswscale6", "libavutil57",
+                           # SPEC §14: MQTT through libmosquitto.
+                           "libmosquitto1"):
             self.assertRegex(fields, rf"Depends:.*\b{dependency} \(>=", f"Depends: lacks {dependency}")
         self.assertRegex(fields, r"Depends:.*\bfonts-dejavu-core\b", "Depends: lacks the captions' font")
         self.assertNotIn("swift", fields.lower())
