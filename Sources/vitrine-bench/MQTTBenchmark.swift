@@ -50,13 +50,7 @@ enum MQTTBenchmark {
             throw RemoteBenchmark.BenchError("\(program) is not installed (apt-get install mosquitto mosquitto-clients)")
         }
 
-        var logger = Logger(label: "bench")
-        logger.logLevel = .warning
-        var settings = Settings()
-        settings.photos.directory = samples
-        let screen = Size(width: 1920, height: 1080)
-        let photos = try PhotoLibrary(scanning: samples, logger: logger).items
-        let viewer = Viewer(settings: settings, screenSize: screen, items: photos, logger: logger, onDecoded: {})
+        let (viewer, photos, logger) = try RemoteBenchmark.viewer(samples: samples)
         let frames = RemoteBenchmark.dragFrames(viewer)
 
         let broker = try BenchBroker()

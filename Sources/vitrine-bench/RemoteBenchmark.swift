@@ -22,6 +22,19 @@ import Touch
 ///
 ///     vitrine-bench remote [--requests 10000] [--rounds 10] [--threads 2] [--connections 8] [--samples DIR]
 enum RemoteBenchmark {
+    /// The kiosk the remote benches drive: a `Viewer` on the sample photos at 1920x1080 with the
+    /// default settings, and the bench's logger (warnings only).
+    static func viewer(samples: String) throws -> (viewer: Viewer, photos: [LibraryItem], logger: Logger) {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+        var settings = Settings()
+        settings.photos.directory = samples
+        let photos = try PhotoLibrary(scanning: samples, logger: logger).items
+        let viewer = Viewer(settings: settings, screenSize: Size(width: 1920, height: 1080), items: photos, logger: logger,
+                            onDecoded: {})
+        return (viewer, photos, logger)
+    }
+
     static func run(arguments: [String]) throws {
         setvbuf(stdout, nil, _IOLBF, 0)
         let requests = Int(option("--requests", in: arguments) ?? "") ?? 10_000
@@ -35,13 +48,7 @@ enum RemoteBenchmark {
             throw BenchError("wrk is not installed (Debian's wrk; scripts/install-deps installs it)")
         }
 
-        var logger = Logger(label: "bench")
-        logger.logLevel = .warning
-        var settings = Settings()
-        settings.photos.directory = samples
-        let screen = Size(width: 1920, height: 1080)
-        let photos = try PhotoLibrary(scanning: samples, logger: logger).items
-        let viewer = Viewer(settings: settings, screenSize: screen, items: photos, logger: logger, onDecoded: {})
+        let (viewer, photos, logger) = try RemoteBenchmark.viewer(samples: samples)
         let frames = dragFrames(viewer)
         print("vitrine-bench remote: a drag through the grid, \(frames.count) frames at 60 Hz, 1920x1080, "
               + "\(photos.count) photos; \(rounds) rounds of \(requests) wrk requests (\(threads) threads, \(connections) connections) "

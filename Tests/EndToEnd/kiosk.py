@@ -338,6 +338,18 @@ class KioskTestCase(unittest.TestCase):
         self.machine.check(f"echo {shlex.quote(command)} > /tmp/touch.fifo")
         self.machine.wait_for_log("touch", f"ok {self.touch_commands} {command}", timeout=timeout)
 
+    def wait_for_status(self, check, what: str, timeout: float = 10) -> dict:
+        """`self.status()` (the subclass's: through the guest's wget or the host's forward) until
+        `check` holds; fails with the last status and vitrine's log when `timeout` passes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.status()
+            if check(status):
+                return status
+            if time.monotonic() > deadline:
+                self.fail(f"{what}: /status still says {status}; vitrine's log:\n{self.machine.log_of('vitrine')}")
+            time.sleep(0.2)
+
     def wait_for_screen(self, problems, timeout: float = 20, what: str = "the screen") -> vm.Image:
         """Screendumps until `problems(image)` is empty; fails with the last problems."""
         return wait_for_screen(self, self.machine, problems, timeout, what, lambda: self.machine.log_of("vitrine"))

@@ -63,16 +63,6 @@ class KioskMQTTTest(kiosk.KioskTestCase):
         self.spawn("broker", "mosquitto -c /etc/mosquitto.conf")
         self.machine.wait_for_log("broker", "running", timeout=10)
 
-    def wait_for_status(self, check, what: str, timeout: float = 10) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            status = self.status()
-            if check(status):
-                return status
-            if time.monotonic() > deadline:
-                self.fail(f"{what}: /status says {status}; vitrine's log:\n{self.machine.log_of('vitrine')}")
-            time.sleep(0.2)
-
     def test_home_assistant_sees_the_kiosk_and_drives_it(self) -> None:
         machine = self.machine
         machine.check(f"ip link set lo up && hostname {HOST}")

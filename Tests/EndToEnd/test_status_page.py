@@ -71,16 +71,6 @@ class StatusPageTest(kiosk.KioskTestCase):
         with urllib.request.urlopen(self.url("/status"), timeout=20) as answer:
             return json.load(answer)
 
-    def wait_for_status(self, check, what: str, timeout: float = 20) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            status = self.status()
-            if check(status):
-                return status
-            if time.monotonic() > deadline:
-                self.fail(f"{what}: /status still says {status}")
-            time.sleep(0.2)
-
     def test_the_page_on_a_phone(self) -> None:
         machine = self.machine
         self.start_vitrine()
@@ -143,12 +133,12 @@ class StatusPageTest(kiosk.KioskTestCase):
         # "Next" from the grid opens the first photo, then pages to the second.
         self.assertIsNone(self.status()["current_photo"])
         page.click('[data-action="next"]')
-        self.wait_for_status(lambda status: (status["current_photo"] or {}).get("index") == 0, "photo 0 after Next")
+        self.wait_for_status(lambda status: (status["current_photo"] or {}).get("index") == 0, "photo 0 after Next", timeout=20)
         self.assertEqual(page.wait_until("document.getElementById('message').textContent"), "Next: taken.")
         self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["01-lakeside.jpg"]),
                              what="photo 0 on screen")
         page.click('[data-action="next"]')
-        self.wait_for_status(lambda status: status["current_photo"]["index"] == 1, "photo 1 after Next")
+        self.wait_for_status(lambda status: status["current_photo"]["index"] == 1, "photo 1 after Next", timeout=20)
         self.wait_for_screen(lambda image: pager_problems(image, kiosk.PHOTO_SIZES["02-portrait.jpg"]),
                              what="photo 1 on screen")
         # The page follows: its status says so, and a later screenshot is the portrait.
