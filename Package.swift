@@ -81,7 +81,10 @@ let package = Package(
         .target(name: "Quoting"),
         // Optimised in debug builds too: its SIMD loops unoptimised are a hundred times slower, and
         // the tests run the real `vitrine simulate`, which draws every frame.
-        .target(name: "Blitter", dependencies: ["Geometry", "CLinux"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "Blitter", dependencies: ["Geometry", "CLinux", "CBlitterKernels"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // The blitter's AVX2 kernels, chosen at run time (C: Swift has no per-function target
+        // features). Optimised in debug builds too, as the blitter is.
+        .target(name: "CBlitterKernels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "Animation"),
         .target(name: "Touch", dependencies: ["Geometry", "Quoting"]),
         .target(name: "Gestures", dependencies: ["Geometry", "Touch"]),

@@ -16,8 +16,10 @@ extension Bitmap {
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
                 guard let base = buffer.baseAddress, let sourceBase = sourceBuffer.baseAddress else { return }
                 for y in area.minY..<area.maxY {
+                    let next = y + 1 < area.maxY ? UnsafePointer(sourceBase + (y + 1) * sourceStride + area.minX) : nil
                     blend.row(from: sourceBase + y * sourceStride + area.minX, to: base + y * stride + area.minX,
-                              count: area.width)
+                              count: area.width, prefetching: next,
+                              nextTarget: y + 1 < area.maxY ? base + (y + 1) * stride + area.minX : nil)
                 }
             }
         }

@@ -1,3 +1,4 @@
+import CBlitterKernels
 /// A constant colour laid over pixels at a blend weight in 256ths (`PixelMath.alphaWeight`), the
 /// colour's share worked out once: the dimmed background over the grid, in place or from a layer.
 struct ColorBlend {
@@ -14,8 +15,21 @@ struct ColorBlend {
 
     /// `count` pixels of `from` with the colour over them, into `to` (which may be `from`).
     @inline(__always)
-    func row(from: UnsafePointer<UInt32>, to: UnsafeMutablePointer<UInt32>, count: Int) {
+    func row(from: UnsafePointer<UInt32>, to: UnsafeMutablePointer<UInt32>, count: Int,
+             prefetching next: UnsafePointer<UInt32>? = nil, nextTarget: UnsafeMutablePointer<UInt32>? = nil) {
         var x = 0
+        if let next {
+            // A cache line (16 pixels) of the next source row asked for per 16 blended here.
+            while x &+ 16 <= count {
+                vitrine_prefetch(next + x)
+                if let nextTarget { vitrine_prefetch_for_writing(nextTarget + x) }
+                for k in Swift.stride(from: x, to: x &+ 16, by: 4) {
+                    PixelVector.storePixels(PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
+                                                              over: PixelVector.load(from + k), inverse: inverseLanes), to: to + k)
+                }
+                x &+= 16
+            }
+        }
         while x &+ 4 <= count {
             PixelVector.storePixels(PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
                                                       over: PixelVector.load(from + x), inverse: inverseLanes), to: to + x)

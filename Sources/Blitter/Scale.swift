@@ -1,3 +1,4 @@
+import CBlitterKernels
 import Geometry
 
 extension Bitmap {
@@ -11,6 +12,16 @@ extension Bitmap {
     /// draw from a `MipChain` for that.
     public mutating func drawScaled(_ source: Bitmap, sourceRect: Rect, into destination: Rect, clip: PixelRect,
                                     quality: ScaleQuality = .bilinear, alpha: Double = 1) {
+        drawScaled(source, sourceRect: sourceRect, into: destination, clip: clip, quality: quality, alpha: alpha,
+                   wide: Self.wideKernels)
+    }
+
+    /// Whether this CPU runs the 256-bit kernels (AVX2), checked once.
+    static let wideKernels = vitrine_blitter_has_avx2() != 0
+
+    /// `drawScaled` with the 256-bit kernels or without (the tests compare the two).
+    mutating func drawScaled(_ source: Bitmap, sourceRect: Rect, into destination: Rect, clip: PixelRect,
+                             quality: ScaleQuality, alpha: Double, wide: Bool) {
         let a = PixelMath.alphaWeight(alpha)
         guard a > 0, !source.isEmpty,
               let mapping = ScaleMapping(sourceSize: (source.width, source.height), sourceRect: sourceRect,
@@ -19,8 +30,8 @@ extension Bitmap {
         switch quality {
         case .bilinear where mapping.stepX < 65536 && mapping.stepY <= 65536 && source.width >= 2:
             // Enlarging across (1:1 across has its own paths below) and not shrinking down.
-            drawBilinearEnlarging(source, mapping: mapping, alpha: a)
-        case .bilinear: drawBilinear(source, mapping: mapping, alpha: a)
+            drawBilinearEnlarging(source, mapping: mapping, alpha: a, wide: wide)
+        case .bilinear: drawBilinear(source, mapping: mapping, alpha: a, wide: wide)
         case .nearest: drawNearest(source, mapping: mapping, alpha: a)
         }
     }
@@ -39,7 +50,10 @@ extension Bitmap {
     /// above. When shrinking that does less work than blending every source pixel of the rows,
     /// and nothing is stored and read back. The 8-bit vertical weight is off by at most 1/512,
     /// half a level at worst, so the result still rounds to within one level of the reference.
-    private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
+    ///
+    /// With `wide` (AVX2), the pairs are read four destination pixels at a time from a window of
+    /// eight source pixels (`PairBlocks`), the same arithmetic on 256-bit vectors.
+    private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int, wide: Bool) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
         let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first
         var lastColumn = firstColumn
@@ -86,6 +100,9 @@ extension Bitmap {
         // Reading pairs costs a vertical blend per destination pixel, the blended row one per
         // source pixel plus a store and a load: the row only pays when enlarging by 1.5x or more.
         let pairsPerPixel = pairsFit && 3 * span > 2 * columnCount
+        let blocks = wide && pairsPerPixel
+            ? PairBlocks(offsets: pairOffset, weights: pairWeights, count: columnCount, sourceWidth: source.width) : nil
+        defer { blocks?.deallocate() }
         // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
         // keeps `x + 1` readable where its weight is 0.
         let laneCount = (span + 1) * 4
@@ -139,6 +156,24 @@ extension Bitmap {
                         // 1:1 across: only the vertical blend, straight into the row.
                         let bottom = sourceBase + sample.second * sourceStride + firstColumn
                         var i = 0
+                        if y + 1 < mapping.rows.upperBound {
+                            // The next row's new source row and its target asked for a row ahead,
+                            // a cache line per 16 pixels: the hardware's prefetcher starts late on
+                            // each row of a cell.
+                            let nextSource = sourceBase + ScaleMapping.bilinear(mapping.sourceY(y + 1), in: mapping.sourceRows).second
+                                * sourceStride + firstColumn
+                            let nextRow = row + stride
+                            while i + 16 <= columnCount {
+                                vitrine_prefetch(nextSource + i)
+                                vitrine_prefetch_for_writing(nextRow + i)
+                                for k in Swift.stride(from: i, to: i + 16, by: 4) {
+                                    let pixels = w1 == 0 ? PixelVector.load(top + k)
+                                        : Self.blendRows4(top + k, bottom + k, w0: w0Lanes(w0), w1: w0Lanes(w1))
+                                    emit(pixels, row + k)
+                                }
+                                i += 16
+                            }
+                        }
                         while i + 4 <= columnCount {
                             let pixels = w1 == 0 ? PixelVector.load(top + i)
                                 : Self.blendRows4(top + i, bottom + i, w0: w0Lanes(w0), w1: w0Lanes(w1))
@@ -190,6 +225,30 @@ extension Bitmap {
                         // Both rows' pairs straight into each destination pixel: no blended row.
                         let topRow = UnsafeRawPointer(sourceBase + sample.first * sourceStride)
                         let bottomRow = UnsafeRawPointer(sourceBase + sample.second * sourceStride)
+                        if let blocks {
+                            /// The source row the next destination row reads that this one does not.
+                            func nextSourceRow(_ y: Int) -> UnsafePointer<UInt8>? {
+                                guard y + 1 < mapping.rows.upperBound else { return nil }
+                                let next = ScaleMapping.bilinear(mapping.sourceY(y + 1), in: mapping.sourceRows)
+                                return UnsafeRawPointer(sourceBase + next.second * sourceStride).assumingMemoryBound(to: UInt8.self)
+                            }
+                            let down = UInt16(min(Int((sample.weight * 256).rounded()), 256))
+                            vitrine_bilinear_pairs_avx2(topRow.assumingMemoryBound(to: UInt8.self),
+                                                        bottomRow.assumingMemoryBound(to: UInt8.self),
+                                                        256 - down, down, blocks.blocks, blocks.count, row, UInt16(alpha),
+                                                        nextSourceRow(y), y + 1 < mapping.rows.upperBound ? row + stride : nil)
+                            rowWeights[0] = Lanes(repeating: 256 - down)
+                            rowWeights[1] = Lanes(repeating: down)
+                            for i in (4 * blocks.count)..<columnCount {
+                                let offset = Int(pairOffset[i])
+                                let t = Lanes(truncatingIfNeeded: topRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                let u = Lanes(truncatingIfNeeded: bottomRow.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                                let p = PixelVector.multiplyHigh(t &* rowWeights[0] &+ u &* rowWeights[1], pairWeights[i])
+                                let bytes = unsafeBitCast(Self.finish(p, p, p, p), to: SIMD4<UInt32>.self)[0] & 0x00FF_FFFF
+                                row[i] = blend ? PixelMath.blend(bytes, over: row[i], alpha: UInt64(alpha)) : bytes
+                            }
+                            continue
+                        }
                         // Read from memory in the loop: held in registers, the optimiser rebuilds
                         // the splats on every iteration from wider vectors. 8-bit weights adding
                         // up to 256, so the blend is a channel times 256 like the blended row's.

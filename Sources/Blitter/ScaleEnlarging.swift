@@ -1,3 +1,4 @@
+import CBlitterKernels
 extension Bitmap {
     /// `drawScaled`'s bilinear pass when neither direction shrinks (a photo at or a little above
     /// its image's size: the last frames of an opening, a zoom), horizontal first.
@@ -14,7 +15,7 @@ extension Bitmap {
     /// sums to at most 255 * 128, and a half-level value times a pair to 510 * 128 < 65536. The
     /// across pass rounds to half a level (off by at most 1/4), the down pass to a level: within
     /// one level of `drawScaledReference`.
-    mutating func drawBilinearEnlarging(_ source: Bitmap, mapping: ScaleMapping, alpha: Int) {
+    mutating func drawBilinearEnlarging(_ source: Bitmap, mapping: ScaleMapping, alpha: Int, wide: Bool) {
         let columnCount = mapping.columns.count, groupCount = (columnCount + 3) / 4, padded = groupCount * 4
         // Per destination column (the padding repeats the last): the byte offset in a source row
         // of the pair it blends and the pair's weights as lanes (a x 4, b x 4), a + b = 128. A
@@ -67,7 +68,8 @@ extension Bitmap {
                     let slot = held.0 == keep ? 1 : 0
                     let out = across + slot * rowLanes
                     Self.interpolateAcross(UnsafeRawPointer(sourceBase + r * sourceStride), groupCount: groupCount,
-                                           pairOffset: pairOffset, weights: weights, isRun: isRun, into: out)
+                                           pairOffset: pairOffset, weights: weights, isRun: isRun, into: out,
+                                           prefetching: r + 1 < source.height ? sourceStride * 4 : 0)
                     if slot == 0 { held.0 = r } else { held.1 = r }
                     return out
                 }
@@ -90,6 +92,26 @@ extension Bitmap {
                         return unsafeBitCast(PixelVector.narrowHigh(down(i &* 8), down(i &* 8 &+ 16)), to: Lanes.self)
                     }
                     var i = 0
+                    if wide {
+                        i = columnCount & ~7
+                        vitrine_enlarge_down_avx2(top.assumingMemoryBound(to: UInt16.self), bottom.assumingMemoryBound(to: UInt16.self),
+                                                  128 - b, b, i, row, UInt16(alpha),
+                                                  y + 1 < mapping.rows.upperBound ? row + stride : nil)
+                    } else if y + 1 < mapping.rows.upperBound {
+                        // The next target row asked for a row ahead, a cache line per 16 pixels.
+                        let nextRow = row + stride
+                        while i &+ 16 <= columnCount {
+                            vitrine_prefetch_for_writing(nextRow + i)
+                            for k in Swift.stride(from: i, to: i &+ 16, by: 4) {
+                                var pixels = four(k)
+                                if blend {
+                                    pixels = PixelVector.blend(pixels, over: PixelVector.load(row + k), alpha: alphaLanes, inverse: inverseLanes)
+                                }
+                                PixelVector.storePixels(pixels, to: row + k)
+                            }
+                            i &+= 16
+                        }
+                    }
                     while i &+ 4 <= columnCount {
                         var pixels = four(i)
                         if blend {
@@ -115,10 +137,12 @@ extension Bitmap {
     @inline(__always)
     private static func interpolateAcross(_ row: UnsafeRawPointer, groupCount: Int, pairOffset: UnsafePointer<Int32>,
                                           weights: UnsafePointer<Lanes>, isRun: UnsafePointer<Bool>,
-                                          into out: UnsafeMutablePointer<UInt16>) {
+                                          into out: UnsafeMutablePointer<UInt16>, prefetching nextRow: Int) {
         let raw = UnsafeMutableRawPointer(out)
         for g in 0..<groupCount {
             let first = 4 * g, w = weights + first
+            // The row below (`nextRow` bytes on; 0: none), asked for a row ahead.
+            if nextRow != 0 && g & 3 == 0 { vitrine_prefetch(row + Int(pairOffset[first]) + nextRow) }
             let low: Lanes, high: Lanes
             if isRun[g] {
                 // Columns c..c+3 and their right neighbours c+1..c+4.

@@ -86,11 +86,35 @@ enum MotionBenchmark {
             results.append(result)
             print(line(cells(result, miss: "MISS")))
         }
+        let copy = copyTiming(screen: screen)
+        print("\n" + memoryNote(copy, screen: screen))
         if let path = option("--markdown", in: arguments) {
-            try MarkdownSections.write("motion", text: markdown(results, passes: passes, cpu: cpu, photos: library.items.count),
+            try MarkdownSections.write("motion", text: markdown(results, passes: passes, cpu: cpu, photos: library.items.count,
+                                                                copy: copy, screen: screen),
                                        to: path)
             print("\nWrote \(path)")
         }
+    }
+
+    /// A whole-screen copy between two pictures, median ms: what the host's memory does in this
+    /// run. Both sides' memory-bound work (the dim, the copies, a shrink's source rows) moves with
+    /// it, and on a host whose memory is slow their ratios drift towards the bytes each moves.
+    static func copyTiming(screen: (width: Int, height: Int)) -> Double {
+        let source = Bitmap(width: screen.width, height: screen.height, color: 0x0020_4060)
+        var targets = [Bitmap(width: screen.width, height: screen.height), Bitmap(width: screen.width, height: screen.height)]
+        var times: [Double] = []
+        for i in 0..<60 {
+            let t0 = Stopwatch.now()
+            targets[i % 2].copy(from: source, to: (0, 0))
+            if i >= 10 { times.append((Stopwatch.now() - t0) * 1000) }
+        }
+        return Stopwatch.timing(times).median
+    }
+
+    static func memoryNote(_ copy: Double, screen: (width: Int, height: Int)) -> String {
+        let bytes = Double(2 * screen.width * screen.height * 4)
+        return String(format: "Memory in this run: a %dx%d copy took %.3f ms (%.1f GB/s read and written).",
+                      screen.width, screen.height, copy, bytes / (copy / 1000) / 1e9)
     }
 
     // MARK: The gestures
@@ -243,7 +267,8 @@ enum MotionBenchmark {
                 String(format: "%.2fx", r.drawRatio), "\(r.maxDifference)", verdict]
     }
 
-    static func markdown(_ results: [Result], passes: Int, cpu: Int?, photos: Int) -> String {
+    static func markdown(_ results: [Result], passes: Int, cpu: Int?, photos: Int, copy: Double,
+                         screen: (width: Int, height: Int)) -> String {
         let date = ISO8601DateFormatter().string(from: Date())
         var text = "## Frames of continuous gestures, as `simulate` draws them\n\n"
         text += "Written by `vitrine-bench motion --markdown docs/benchmark.md` (release build), \(date), "
@@ -263,7 +288,9 @@ enum MotionBenchmark {
         text += "the renderer's target is its own, as in the kiosk). \(passes) passes over each "
         text += "sequence; medians and p99 in ms. `ratio`: ours (draw + row copy) over pixman; `draw ratio`: the draw alone over "
         text += "pixman, which the goal is about (the frame `simulate` draws). `max diff`: the largest per-channel difference "
-        text += "of the middle frame.\n\n"
+        text += "of the middle frame. " + memoryNote(copy, screen: screen)
+        text += " (A copy is memory-bound on both sides; where it is slow, so is everything that moves a frame's bytes, and "
+        text += "the ratios drift towards the bytes each side moves rather than the work it does.)\n\n"
         text += "| sequence | frames | ours median ms | ours p99 | draw median | pixman median | pixman p99 | ratio | p99 ratio | draw ratio | max diff | goal |\n"
         text += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
         for r in results { text += "| " + cells(r, miss: "MISSED").joined(separator: " | ") + " |\n" }

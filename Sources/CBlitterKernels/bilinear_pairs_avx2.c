@@ -1,0 +1,125 @@
+// The blitter's AVX2 kernels: the bilinear pairs of Scale.swift's `drawBilinear` (each destination
+// pixel from its two neighbours in two source rows) and the downward blend of ScaleEnlarging.swift,
+// on 256-bit vectors: the same arithmetic as their Swift paths, eight pixels at a time.
+#include "CBlitterKernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+int vitrine_blitter_has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+
+// Four pixels of a block as 16-bit channels (0-255), in order, two to a 128-bit lane.
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+pair_block(const uint8_t *top, const uint8_t *bottom, __m256i top_weight, __m256i bottom_weight,
+           const vitrine_pair_block *block) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i pick = _mm256_loadu_si256((const __m256i *)block->pick);
+    // Left and right neighbours of pixels 0 and 1 in the low lane, 2 and 3 in the high one.
+    const __m256i t = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(top + block->window)), pick);
+    const __m256i u = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(bottom + block->window)), pick);
+    // Down: channel x 256 (pixels 0 and 2 from the low bytes of each lane, 1 and 3 from the high).
+    __m256i even = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(t, zero), top_weight),
+                                    _mm256_mullo_epi16(_mm256_unpacklo_epi8(u, zero), bottom_weight));
+    __m256i odd = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(t, zero), top_weight),
+                                   _mm256_mullo_epi16(_mm256_unpackhi_epi8(u, zero), bottom_weight));
+    // Across: each neighbour times its weight (high half), then left + right of each pixel.
+    even = _mm256_mulhi_epu16(even, _mm256_loadu_si256((const __m256i *)block->weights));
+    odd = _mm256_mulhi_epu16(odd, _mm256_loadu_si256((const __m256i *)(block->weights + 16)));
+    const __m256i sum = _mm256_add_epi16(_mm256_unpacklo_epi64(even, odd), _mm256_unpackhi_epi64(even, odd));
+    return _mm256_srli_epi16(_mm256_add_epi16(sum, _mm256_set1_epi16(128)), 8);
+}
+
+// `pixels` over `destination` at alpha / 256, per byte in 16-bit lanes (PixelVector.blend).
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+blend_over(__m256i pixels, __m256i destination, __m256i alpha, __m256i inverse) {
+    const __m256i low_bytes = _mm256_set1_epi16(0x00FF), high_bytes = _mm256_set1_epi16((short)0xFF00);
+    const __m256i bias = _mm256_set1_epi16(128);
+    const __m256i low = _mm256_srli_epi16(
+        _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(pixels, low_bytes), alpha),
+                                          _mm256_mullo_epi16(_mm256_and_si256(destination, low_bytes), inverse)),
+                         bias), 8);
+    const __m256i high = _mm256_and_si256(
+        _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_srli_epi16(pixels, 8), alpha),
+                                          _mm256_mullo_epi16(_mm256_srli_epi16(destination, 8), inverse)),
+                         bias), high_bytes);
+    return _mm256_or_si256(low, high);
+}
+
+__attribute__((target("avx2"))) void
+vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint16_t top_weight, uint16_t bottom_weight,
+                            const vitrine_pair_block *blocks, size_t count, uint32_t *out, uint16_t alpha,
+                            const uint8_t *next, uint32_t *next_out) {
+    const __m256i down_top = _mm256_set1_epi16((short)top_weight), down_bottom = _mm256_set1_epi16((short)bottom_weight);
+    const __m256i color = _mm256_set1_epi32(0x00FFFFFF);
+    const __m256i alpha_lanes = _mm256_set1_epi16((short)alpha), inverse = _mm256_set1_epi16((short)(256 - alpha));
+    const int blends = alpha < 256;
+    size_t k = 0;
+    for (; k + 2 <= count; k += 2) {
+        if (next) _mm_prefetch((const char *)(next + blocks[k].window), _MM_HINT_T0);
+        if (next_out) __builtin_prefetch(next_out + 4 * k, 1, 3);
+        const __m256i first = pair_block(top, bottom, down_top, down_bottom, blocks + k);
+        const __m256i second = pair_block(top, bottom, down_top, down_bottom, blocks + k + 1);
+        // packus interleaves the lanes (0 1 4 5 | 2 3 6 7): the 64-bit permute puts them in order.
+        __m256i pixels = _mm256_permute4x64_epi64(_mm256_packus_epi16(first, second), 0xD8);
+        uint32_t *to = out + 4 * k;
+        if (blends) pixels = blend_over(pixels, _mm256_loadu_si256((const __m256i *)to), alpha_lanes, inverse);
+        _mm256_storeu_si256((__m256i *)to, _mm256_and_si256(pixels, color));
+    }
+    if (k < count) {
+        const __m256i first = pair_block(top, bottom, down_top, down_bottom, blocks + k);
+        __m256i pixels = _mm256_permute4x64_epi64(_mm256_packus_epi16(first, _mm256_setzero_si256()), 0xD8);
+        uint32_t *to = out + 4 * k;
+        if (blends) {
+            const __m256i under = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)to));
+            pixels = blend_over(pixels, under, alpha_lanes, inverse);
+        }
+        _mm_storeu_si128((__m128i *)to, _mm256_castsi256_si128(_mm256_and_si256(pixels, color)));
+    }
+}
+
+__attribute__((target("avx2"))) void
+vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint16_t upper, uint16_t lower, size_t count,
+                          uint32_t *out, uint16_t alpha, uint32_t *next_out) {
+    const __m256i up = _mm256_set1_epi16((short)upper), down = _mm256_set1_epi16((short)lower);
+    const __m256i rounding = _mm256_set1_epi16(128), color = _mm256_set1_epi32(0x00FFFFFF);
+    const __m256i alpha_lanes = _mm256_set1_epi16((short)alpha), inverse = _mm256_set1_epi16((short)(256 - alpha));
+    const int blends = alpha < 256;
+    for (size_t i = 0; i + 8 <= count; i += 8) {
+        if (next_out) __builtin_prefetch(next_out + i, 1, 3);
+        // Pixels i..i+3 and i+4..i+7, four lanes each: half-levels x 128ths is 256ths of a level.
+        const __m256i t0 = _mm256_loadu_si256((const __m256i *)(top + 4 * i));
+        const __m256i t1 = _mm256_loadu_si256((const __m256i *)(top + 4 * i + 16));
+        const __m256i u0 = _mm256_loadu_si256((const __m256i *)(bottom + 4 * i));
+        const __m256i u1 = _mm256_loadu_si256((const __m256i *)(bottom + 4 * i + 16));
+        const __m256i d0 = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(t0, up), _mm256_mullo_epi16(u0, down)), rounding);
+        const __m256i d1 = _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(t1, up), _mm256_mullo_epi16(u1, down)), rounding);
+        // The high byte of each lane, back in pixel order (packus interleaves the lanes).
+        __m256i pixels = _mm256_permute4x64_epi64(
+            _mm256_packus_epi16(_mm256_srli_epi16(d0, 8), _mm256_srli_epi16(d1, 8)), 0xD8);
+        if (blends) pixels = blend_over(pixels, _mm256_loadu_si256((const __m256i *)(out + i)), alpha_lanes, inverse);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_and_si256(pixels, color));
+    }
+}
+
+#else
+
+int vitrine_blitter_has_avx2(void) { return 0; }
+
+void vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint16_t upper, uint16_t lower, size_t count,
+                               uint32_t *out, uint16_t alpha, uint32_t *next_out) {
+    (void)top; (void)bottom; (void)upper; (void)lower; (void)count; (void)out; (void)alpha; (void)next_out;
+    __builtin_trap();  // never called: vitrine_blitter_has_avx2 is 0
+}
+
+void vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint16_t top_weight,
+                                 uint16_t bottom_weight, const vitrine_pair_block *blocks, size_t count,
+                                 uint32_t *out, uint16_t alpha, const uint8_t *next, uint32_t *next_out) {
+    (void)next; (void)next_out;
+    (void)top; (void)bottom; (void)top_weight; (void)bottom_weight; (void)blocks; (void)count; (void)out; (void)alpha;
+    __builtin_trap();  // never called: vitrine_blitter_has_avx2 is 0
+}
+
+#endif
