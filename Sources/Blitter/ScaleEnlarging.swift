@@ -37,6 +37,10 @@ extension Bitmap {
             pairOffset[i] = Int32(truncatingIfNeeded: column * 4)
             weights[i] = Lanes(lowHalf: SIMD4(repeating: a), highHalf: SIMD4(repeating: b))
         }
+        // The AVX2 pass across reads every group's pairs from one window (enlarging, four columns
+        // span at most five source pixels), with the weights as they are before the runs' reorder.
+        let blocks = wide ? PairBlocks(offsets: pairOffset, weights: weights, count: padded, sourceWidth: source.width) : nil
+        defer { blocks?.deallocate() }
         for g in 0..<groupCount {
             let first = 4 * g, offset = pairOffset[first]
             isRun[g] = (1..<4).allSatisfy { pairOffset[first + $0] == offset + Int32(4 * $0) }
@@ -67,9 +71,14 @@ extension Bitmap {
                     if held.1 == r { return across + rowLanes }
                     let slot = held.0 == keep ? 1 : 0
                     let out = across + slot * rowLanes
-                    Self.interpolateAcross(UnsafeRawPointer(sourceBase + r * sourceStride), groupCount: groupCount,
-                                           pairOffset: pairOffset, weights: weights, isRun: isRun, into: out,
-                                           prefetching: r + 1 < source.height ? sourceStride * 4 : 0)
+                    if let blocks {
+                        vitrine_enlarge_across_avx2(UnsafeRawPointer(sourceBase + r * sourceStride).assumingMemoryBound(to: UInt8.self),
+                                                    blocks.blocks, blocks.count, out)
+                    } else {
+                        Self.interpolateAcross(UnsafeRawPointer(sourceBase + r * sourceStride), groupCount: groupCount,
+                                               pairOffset: pairOffset, weights: weights, isRun: isRun, into: out,
+                                               prefetching: r + 1 < source.height ? sourceStride * 4 : 0)
+                    }
                     if slot == 0 { held.0 = r } else { held.1 = r }
                     return out
                 }

@@ -104,9 +104,31 @@ vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint16_t 
     }
 }
 
+__attribute__((target("avx2"))) void
+vitrine_enlarge_across_avx2(const uint8_t *row, const vitrine_pair_block *blocks, size_t count, uint16_t *out) {
+    const __m256i zero = _mm256_setzero_si256(), rounding = _mm256_set1_epi16(32);
+    for (size_t k = 0; k < count; k++) {
+        const vitrine_pair_block *block = blocks + k;
+        const __m256i pick = _mm256_loadu_si256((const __m256i *)block->pick);
+        const __m256i t = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(row + block->window)), pick);
+        // Pixels 0 and 2 from the low bytes of each lane, 1 and 3 from the high: each neighbour
+        // times its weight, then left + right (128ths of a level), in pixel order.
+        const __m256i even = _mm256_mullo_epi16(_mm256_unpacklo_epi8(t, zero), _mm256_loadu_si256((const __m256i *)block->weights));
+        const __m256i odd = _mm256_mullo_epi16(_mm256_unpackhi_epi8(t, zero),
+                                               _mm256_loadu_si256((const __m256i *)(block->weights + 16)));
+        const __m256i sum = _mm256_add_epi16(_mm256_unpacklo_epi64(even, odd), _mm256_unpackhi_epi64(even, odd));
+        _mm256_storeu_si256((__m256i *)(out + 16 * k), _mm256_srli_epi16(_mm256_add_epi16(sum, rounding), 6));
+    }
+}
+
 #else
 
 int vitrine_blitter_has_avx2(void) { return 0; }
+
+void vitrine_enlarge_across_avx2(const uint8_t *row, const vitrine_pair_block *blocks, size_t count, uint16_t *out) {
+    (void)row; (void)blocks; (void)count; (void)out;
+    __builtin_trap();  // never called: vitrine_blitter_has_avx2 is 0
+}
 
 void vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint16_t upper, uint16_t lower, size_t count,
                                uint32_t *out, uint16_t alpha, uint32_t *next_out) {

@@ -39,6 +39,11 @@ void vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint
 void vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint16_t upper, uint16_t lower,
                                size_t count, uint32_t *out, uint16_t alpha, uint32_t *next_out);
 
+// One source row of an enlarging resample interpolated across (ScaleEnlarging.swift): `count` blocks
+// of four destination columns, each a pair of neighbours times weights in 128ths adding up to 128,
+// rounded to halves of a level, into `out` (four 16-bit lanes a column, 16 a block). AVX2 only.
+void vitrine_enlarge_across_avx2(const uint8_t *row, const vitrine_pair_block *blocks, size_t count, uint16_t *out);
+
 // Asks for the cache line holding `address` ahead of its use (a hint: never faults). Memory-bound
 // passes call it a row ahead: the hardware's own prefetcher starts late on each new row.
 static inline void vitrine_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
