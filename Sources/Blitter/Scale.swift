@@ -100,9 +100,6 @@ extension Bitmap {
         // Reading pairs costs a vertical blend per destination pixel, the blended row one per
         // source pixel plus a store and a load: the row only pays when enlarging by 1.5x or more.
         let pairsPerPixel = pairsFit && 3 * span > 2 * columnCount
-        let blocks = wide && pairsPerPixel
-            ? PairBlocks(offsets: pairOffset, weights: pairWeights, count: columnCount, sourceWidth: source.width) : nil
-        defer { blocks?.deallocate() }
         // The blended source row: blue, green, red, x of each pixel, times 256. One spare pixel
         // keeps `x + 1` readable where its weight is 0.
         let laneCount = (span + 1) * 4
@@ -128,6 +125,10 @@ extension Bitmap {
         }
         let across = Lanes(repeating: columnWeights[0][0]), acrossNext = Lanes(repeating: columnWeights[0][4])
         let columnsAreSourceColumns = isTranslation && columnWeights[0][4] == 0
+        // Only the pairs branch below reads them: a translation takes its own paths.
+        let blocks = wide && pairsPerPixel && !isTranslation
+            ? PairBlocks(offsets: pairOffset, weights: pairWeights, count: columnCount, sourceWidth: source.width) : nil
+        defer { blocks?.deallocate() }
         /// Two pixels from the lanes of them and of their right neighbours.
         @inline(__always) func slid(_ here: Lanes, _ next: Lanes) -> Lanes {
             PixelVector.multiplyHigh(here, across) &+ PixelVector.multiplyHigh(next, acrossNext)

@@ -100,10 +100,7 @@ enum MQTTBenchmark {
                          loadedRound.framesDrawn, RemoteBenchmark.Round.p99(quietRound.times) * 1000,
                          RemoteBenchmark.Round.p99(loadedRound.times) * 1000))
         }
-        func ratio(_ a: FrameStatistics, _ b: FrameStatistics) -> Double {
-            (a.percentile(99) ?? 0) / max(b.percentile(99) ?? 1, 1e-9)
-        }
-        let wall = ratio(loaded, quiet), cpu = ratio(loadedCPU, quietCPU)
+        let wall = RemoteBenchmark.p99Ratio(loaded, quiet), cpu = RemoteBenchmark.p99Ratio(loadedCPU, quietCPU)
         let median = roundRatios.sorted()[roundRatios.count / 2]
         print("quiet:       \(quiet.drawSummary)")
         print("with flood:  \(loaded.drawSummary)")

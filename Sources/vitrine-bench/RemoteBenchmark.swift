@@ -22,6 +22,11 @@ import Touch
 ///
 ///     vitrine-bench remote [--requests 10000] [--rounds 10] [--threads 2] [--connections 8] [--samples DIR]
 enum RemoteBenchmark {
+    /// `a`'s p99 over `b`'s: what the load did to the frames (the HTTP and MQTT benches).
+    static func p99Ratio(_ a: FrameStatistics, _ b: FrameStatistics) -> Double {
+        (a.percentile(99) ?? 0) / max(b.percentile(99) ?? 1, 1e-9)
+    }
+
     /// The kiosk the remote benches drive: a `Viewer` on the sample photos at 1920x1080 with the
     /// default settings, and the bench's logger (warnings only).
     static func viewer(samples: String) throws -> (viewer: Viewer, photos: [LibraryItem], logger: Logger) {
@@ -91,10 +96,7 @@ enum RemoteBenchmark {
                          round, result.summary, result.seconds, loadedRound.framesDrawn,
                          Round.p99(quietRound.times) * 1000, Round.p99(loadedRound.times) * 1000))
         }
-        func ratio(_ a: FrameStatistics, _ b: FrameStatistics) -> Double {
-            (a.percentile(99) ?? 0) / max(b.percentile(99) ?? 1, 1e-9)
-        }
-        let wall = ratio(loaded, quiet), cpu = ratio(loadedCPU, quietCPU)
+        let wall = p99Ratio(loaded, quiet), cpu = p99Ratio(loadedCPU, quietCPU)
         let median = roundRatios.sorted()[roundRatios.count / 2]
         print("quiet:     \(quiet.drawSummary)")
         print("with wrk:  \(loaded.drawSummary)")
