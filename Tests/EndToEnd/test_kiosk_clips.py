@@ -121,6 +121,8 @@ class KioskClipTest(kiosk.KioskTestCase):
         self.start_touchscreen()
         self.touch("tap %d %d" % LAYOUT.centre(CLIP_INDEX))
         page = kiosk.fit_rect(CLIP_SIZE)
+        # The opening zoom first (0.35 s, longer under TCG): the page rect shows the clip once it ends.
+        time.sleep(0.5)
         shown = self.frames_over(page, 4)
         frames = [k for k in shown if k is not None]
         log = self.machine.log_of("vitrine")
