@@ -5,8 +5,11 @@ import Scene
 
 /// The grid drawn once while it stays the same, for the frames that lay something over it (the
 /// transitions): its key is everything the picture depends on, down to which thumbnail bitmaps
-/// were drawn, so a thumbnail that arrives or changes redraws it. Costs one screen-sized bitmap
-/// while it is used.
+/// were drawn, so a thumbnail that arrives or changes redraws it. Costs one screen-sized bitmap,
+/// kept from the first transition on: a transition's first frame then draws the grid into pages
+/// already mapped, and its last gives nothing back to the kernel. (At 1920x1080, the first frame
+/// of a dismiss took 13 ms with the layer's pages mapped afresh, 4-6 ms with them kept; the
+/// frames after it take 3.)
 final class GridLayerCache {
     private struct Key: Equatable {
         var width: Int
@@ -43,15 +46,14 @@ final class GridLayerCache {
     /// from the layer of one version holds those pixels while the version stays.
     private(set) var version = 0
 
-    /// Lets the layer and the thumbnails it drew go, for the frames that draw no layer (the pager,
-    /// the plain grid): those thumbnails may have left the photo cache, whose limit then no longer
-    /// counts them. The next transition draws the layer again, once.
+    /// Lets the thumbnails the layer drew go, for the frames that draw no layer (the pager, the
+    /// plain grid): they may have left the photo cache, whose limit then no longer counts them.
+    /// The next transition draws the layer again, once, into the same storage.
     func clear() {
-        guard key != nil || bitmap.width > 0 else { return }
+        guard key != nil else { return }
         version &+= 1
         key = nil
         drawn = []
-        bitmap = Bitmap(width: 0, height: 0)
     }
 
     /// The grid of `frame` at `size`, drawn with `draw(frame, thumbnails, badges, &layer)` when it

@@ -175,6 +175,33 @@ private final class TestPhotos: PhotoImages {
         }
     }
 
+    /// The grid layer keeps its storage from one transition to the next, but not its pixels: a
+    /// dismiss after the pager draws the grid of then, with the thumbnails that changed meanwhile
+    /// (decoded again after leaving the cache) and the cell now hidden.
+    @Test func aTransitionAfterThePagerDrawsTheGridOfThen() {
+        var rng = SplitMix64(seed: 24)
+        let photos = Self.photos(using: &rng, missing: 0)
+        let renderer = Renderer(grid: Settings.Grid())
+        var target = Bitmap(width: Int(Self.screen.width), height: Int(Self.screen.height))
+        func transition(_ mode: SceneMode, hidden: Int, scroll: Double, alpha: Double) -> SceneFrame {
+            SceneFrame(time: 0, mode: mode, currentIndex: hidden, gridScroll: scroll, drawsGrid: true,
+                       gridCells: Self.cells(scroll: scroll), hiddenIndex: hidden, backgroundAlpha: alpha, pages: [],
+                       movingPhoto: PhotoPlacement(index: hidden, rect: Rect(x: 30, y: 10, width: 90, height: 60)))
+        }
+        Self.expectSame(transition(.opening, hidden: 5, scroll: 0, alpha: 0.5), renderer, photos, "opening", target: &target)
+        let pager = SceneFrame(time: 0, mode: .pager, currentIndex: 5, gridScroll: 0, drawsGrid: false,
+                               gridCells: [], hiddenIndex: nil, backgroundAlpha: 1,
+                               pages: [PhotoPlacement(index: 5, rect: Rect(x: 5, y: 0, width: 150, height: 100))], movingPhoto: nil)
+        Self.expectSame(pager, renderer, photos, "pager", target: &target)
+        for index in [1, 2, 6] {
+            photos.thumbnails[index] = TestImages.structured(width: 48, height: 36, using: &rng)
+        }
+        for (step, alpha) in [0.7, 0.4].enumerated() {
+            Self.expectSame(transition(.dismissing, hidden: 6, scroll: 0, alpha: alpha), renderer, photos,
+                            "dismiss step \(step)", target: &target)
+        }
+    }
+
     @Test func areaMinusHolesCoversEveryPixelOutsideTheHolesOnce() {
         var rng = SplitMix64(seed: 23)
         let area = PixelRect(x: 0, y: 0, width: 40, height: 30)
