@@ -33,6 +33,25 @@ extension Bitmap {
         }
     }
 
+    /// Moves whole rows `dy` rows down (negative: up) within this bitmap, a scroll: row y of the
+    /// result is row y - dy of before wherever that row exists; the rows it uncovers keep their
+    /// pixels, to be drawn over. In pieces of 256 KB, as `copy`, taken in the order that reads
+    /// each before it is overwritten.
+    public mutating func moveRows(by dy: Int) {
+        guard dy != 0, abs(dy) < height else { return }
+        let stride = self.stride, count = (height - abs(dy)) * stride, piece = 65536
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let from = base + max(0, -dy) * stride, to = base + max(0, dy) * stride
+            // Up: from the first piece; down: from the last. Within a piece memmove copes.
+            let starts = Array(Swift.stride(from: 0, to: count, by: piece))
+            for start in dy < 0 ? starts : starts.reversed() {
+                UnsafeMutableRawPointer(to + start).copyMemory(from: from + start,
+                                                               byteCount: min(piece, count - start) * MemoryLayout<UInt32>.stride)
+            }
+        }
+    }
+
     /// `copy`, but laying the source over what is there with a constant `alpha` in 0...1, with the
     /// same rounding as `blend(_:color:alpha:)`.
     public mutating func blend(from source: Bitmap, sourceRect: PixelRect? = nil, to origin: (x: Int, y: Int),

@@ -58,6 +58,47 @@ struct DrawnPicture: Equatable {
         }
         return rows.clamped(to: 0..<height)
     }
+
+    /// How many whole rows down (negative: up) the pixels of `old` moved to give this picture's,
+    /// when this picture is `old` scrolled: every row of it that lies over a row of `old`,
+    /// shifted, holds that row's pixels, and only the rows scrolled in need drawing (the grid
+    /// following a finger, or coasting). nil when it is not that: another base or size, a shift
+    /// that is not whole rows or leaves no row in common, or any item over the rows in common
+    /// that is not a grid cell moved by the same rows as the others (a thumbnail that arrived, a
+    /// cell that went).
+    ///
+    /// Linear in the items: the shift comes from a cell whose image `old` shows too (the middle
+    /// one, else the first or last: a scroll of less than the screen keeps one of them), and both
+    /// lists hold the cells in the grid's order, which a scroll keeps.
+    func scroll(from old: DrawnPicture) -> Int? {
+        guard old.width == width, old.height == height, old.placeholderColor == placeholderColor, old.base == base,
+              case .grid(_, let dim) = base, dim == 0, !items.isEmpty else { return nil }
+        /// How far the cell at `index` moved since `old`, if `old` shows its image.
+        func moved(_ index: Int) -> Double? {
+            guard case .picture(let rect, let image?, _, _, _) = items[index].content else { return nil }
+            for before in old.items {
+                if case .picture(let oldRect, image, _, _, _) = before.content { return rect.minY - oldRect.minY }
+            }
+            return nil
+        }
+        let shift = moved(items.count / 2) ?? moved(0) ?? moved(items.count - 1)
+        guard let shift, shift != 0, shift == shift.rounded(), abs(shift) < Double(height) else { return nil }
+        let dy = Int(shift)
+        // The rows this picture takes from `old`, and the items over them before and after.
+        let common = PixelRect(x: 0, y: max(0, dy), width: width, height: height - abs(dy))
+        func moved(_ area: PixelRect) -> PixelRect { PixelRect(x: area.x, y: area.y + dy, width: area.width, height: area.height) }
+        let now = items.filter { !$0.area.intersection(common).isEmpty }
+        let before = old.items.filter { !moved($0.area).intersection(common).isEmpty }
+        guard now.count == before.count else { return nil }
+        for (item, was) in zip(now, before) {
+            // The same cell, moved by the shift: over the rows in common, the same pixels.
+            guard case .picture(let rect, let image, let alpha, let version, let badge) = item.content,
+                  case .picture(let oldRect, image, alpha, version, badge) = was.content,
+                  rect == oldRect.offsetBy(dx: 0, dy: shift),
+                  item.area.intersection(common) == moved(was.area).intersection(common) else { return nil }
+        }
+        return dy
+    }
 }
 
 /// An image's pixel storage, equal while the same storage is drawn. It holds the bitmap, so the

@@ -84,9 +84,9 @@ public struct Renderer {
         // The pages where they are drawn, and whether they are dissolved: once for both uses.
         let pages = frame.pages.map { aligned($0, images: images) }
         let dissolved = dissolves(frame, pages: pages, images: images, screen: target.bounds)
-        let drawn = draw(frame, pages: pages, dissolved: dissolved, images: images, into: &target,
-                         lastBackground: holdsLastPicture ? last : nil)
         let picture = self.picture(of: frame, pages: pages, dissolved: dissolved, images: images, screen: target.bounds)
+        let drawn = draw(frame, pages: pages, dissolved: dissolved, picture: picture, images: images, into: &target,
+                         lastBackground: holdsLastPicture ? last : nil)
         let identity = identity(target)
         let sameTarget = last.target.map { $0 == identity } ?? false
         let changed = picture.changedRows(since: sameTarget ? last.picture : nil)
@@ -99,9 +99,9 @@ public struct Renderer {
 
     /// Draws the frame; `lastBackground`, when the target holds the last picture, says where its
     /// background may already be in place. Returns this frame's background and what lies over it.
-    /// `pages`: the frame's, `aligned`; `dissolved`: `dissolves` of them.
-    private func draw(_ frame: SceneFrame, pages: [PhotoPlacement], dissolved: Bool, images: PhotoImages,
-                      into target: inout Bitmap,
+    /// `pages`: the frame's, `aligned`; `dissolved`: `dissolves` of them; `picture`: the frame's.
+    private func draw(_ frame: SceneFrame, pages: [PhotoPlacement], dissolved: Bool, picture: DrawnPicture,
+                      images: PhotoImages, into target: inout Bitmap,
                       lastBackground: LastPicture?) -> (background: Background?, overBackground: [PixelRect]) {
         let screen = target.bounds
         if dissolved {
@@ -133,11 +133,21 @@ public struct Renderer {
             background = .black
             for rect in uncovered(.black) { target.fill(rect, color: Pixel.black) }
         } else if level == 0 && photos.isEmpty {
-            // The plain grid (scrolling): drawn directly, it changes with every frame.
+            // The plain grid (scrolling): drawn directly, it changes with every frame. Where the
+            // target holds the last picture and this one is it scrolled by whole rows, those rows
+            // move (a memmove) and only the rows scrolled in are drawn.
             gridLayer.clear()
             background = nil
-            drawGrid(frame, thumbnails: frame.gridCells.map { images.thumbnail($0.index) },
-                     badges: frame.gridCells.map { images.badge($0.index) }, into: &target)
+            let thumbnails = frame.gridCells.map { images.thumbnail($0.index) }
+            let labels = frame.gridCells.map { images.badge($0.index) }
+            if let old = lastBackground?.picture, let dy = picture.scroll(from: old) {
+                target.moveRows(by: dy)
+                let scrolledIn = dy > 0 ? PixelRect(x: screen.minX, y: screen.minY, width: screen.width, height: dy)
+                    : PixelRect(x: screen.minX, y: screen.maxY + dy, width: screen.width, height: -dy)
+                drawGrid(frame, thumbnails: thumbnails, badges: labels, into: &target, clip: scrolledIn)
+            } else {
+                drawGrid(frame, thumbnails: thumbnails, badges: labels, into: &target)
+            }
         } else {
             let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, badges, layer in
                 drawGrid(frame, thumbnails: thumbnails, badges: badges, into: &layer)
@@ -365,28 +375,30 @@ public struct Renderer {
     }
 
     /// The grid cells (`thumbnails` and `badges` in the order of `frame.gridCells`) and the
-    /// background in the gaps between them, which is all the screen the cells do not cover.
-    private func drawGrid(_ frame: SceneFrame, thumbnails: [Bitmap?], badges labels: [String?], into target: inout Bitmap) {
-        let screen = target.bounds
+    /// background in the gaps between them, which is all the screen the cells do not cover; only
+    /// the pixels in `clip` (the whole target by default).
+    private func drawGrid(_ frame: SceneFrame, thumbnails: [Bitmap?], badges labels: [String?], into target: inout Bitmap,
+                          clip: PixelRect? = nil) {
+        let region = clip.map { $0.intersection(target.bounds) } ?? target.bounds
         var covered: [PixelRect] = []
         let rects = frame.gridCells.map { Self.onWholePixels($0.rect) }
         for (i, (cell, thumbnail)) in zip(frame.gridCells, thumbnails).enumerated() where cell.index != frame.hiddenIndex {
             if let thumbnail, !thumbnail.isEmpty {
-                covered.append(Self.centredPixels(rects[i]).intersection(screen))
+                covered.append(Self.centredPixels(rects[i]).intersection(region))
             } else {
-                covered.append(rects[i].enclosingPixels.intersection(screen))
+                covered.append(rects[i].enclosingPixels.intersection(region))
             }
         }
-        for rect in Self.area(screen, minus: covered) { target.fill(rect, color: grid.backgroundColor) }
+        for rect in Self.area(region, minus: covered) { target.fill(rect, color: grid.backgroundColor) }
         for (i, (cell, thumbnail)) in zip(frame.gridCells, thumbnails).enumerated() where cell.index != frame.hiddenIndex {
-            let clip = rects[i].enclosingPixels.intersection(screen)
-            guard !clip.isEmpty else { continue }
+            let cellClip = rects[i].enclosingPixels.intersection(region)
+            guard !cellClip.isEmpty else { continue }
             if let thumbnail {
-                target.drawAspectFill(thumbnail, in: rects[i], clip: clip)
+                target.drawAspectFill(thumbnail, in: rects[i], clip: cellClip)
             } else {
-                target.fill(clip, color: grid.placeholderColor)
+                target.fill(cellClip, color: grid.placeholderColor)
             }
-            if let badge = labels[i] { badges.draw(badge, cell: rects[i], clip: clip, into: &target) }
+            if let badge = labels[i] { badges.draw(badge, cell: rects[i], clip: cellClip, into: &target) }
         }
     }
 

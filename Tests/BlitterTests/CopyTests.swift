@@ -50,6 +50,23 @@ import TestSupport
         }
     }
 
+    /// A scroll in place: every row lands `dy` rows on, in more than one piece (300 x 600 is
+    /// 180,000 pixels), up and down, by less than a piece and by more; the rows uncovered keep
+    /// their pixels, and a shift of the whole height or more does nothing.
+    @Test func rowsMovedInPlaceLandWhereTheyShould() {
+        var rng = SplitMix64(seed: 8)
+        let original = TestImages.random(width: 300, height: 600, using: &rng)
+        for dy in [-1, 1, -7, 7, -250, 250, -599, 599, 600, -600, 0] {
+            var moved = original
+            moved.moveRows(by: dy)
+            var expected = original
+            for y in 0..<original.height where y - dy >= 0 && y - dy < original.height {
+                for x in 0..<original.width { expected[x, y] = original[x, y - dy] }
+            }
+            #expect(moved.pixels == expected.pixels, "dy \(dy)")
+        }
+    }
+
     @Test func copyHonoursSourceRectAndClip() {
         let source = TestImages.distinct(width: 8, height: 8)
         let background = Bitmap(width: 10, height: 10, color: TestImages.untouched)
