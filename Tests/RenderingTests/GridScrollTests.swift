@@ -46,15 +46,6 @@ private final class ScrollPhotos: PhotoImages {
         return photos
     }
 
-    private static func expectSame(_ frame: SceneFrame, _ renderer: Renderer, _ photos: ScrollPhotos,
-                                   _ comment: Comment, target: inout Bitmap) {
-        var reference = Bitmap(width: Int(screen.width), height: Int(screen.height), color: 0x12_34_56)
-        renderer.renderDirectly(frame, images: photos, into: &reference)
-        renderer.render(frame, images: photos, into: &target)
-        let differing = zip(target.pixels, reference.pixels).filter { $0 != $1 }.count
-        #expect(differing == 0, comment)
-    }
-
     @Test func aScrollFrameByFrameIsTheGridDrawnWhole() {
         var rng = SplitMix64(seed: 31)
         let photos = Self.photos(using: &rng)
@@ -67,7 +58,7 @@ private final class ScrollPhotos: PhotoImages {
         for (step, scroll) in scrolls.enumerated() {
             if step == 8 { photos.thumbnails[10] = TestImages.structured(width: 48, height: 35, using: &rng) }
             if step == 14 { photos.badges[21] = "0:42" }
-            Self.expectSame(Self.frame(scroll: scroll), renderer, photos, "step \(step), scroll \(scroll)", target: &target)
+            expectRenderedAsDrawnWhole(Self.frame(scroll: scroll), renderer, photos, "step \(step), scroll \(scroll)", target: &target)
         }
     }
 
