@@ -17,22 +17,23 @@ struct ColorBlend {
     @inline(__always)
     func row(from: UnsafePointer<UInt32>, to: UnsafeMutablePointer<UInt32>, count: Int,
              prefetching next: UnsafePointer<UInt32>? = nil, nextTarget: UnsafeMutablePointer<UInt32>? = nil) {
+        /// Four pixels from `k` on.
+        @inline(__always) func four(_ k: Int) {
+            PixelVector.storePixels(PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
+                                                      over: PixelVector.load(from + k), inverse: inverseLanes), to: to + k)
+        }
         var x = 0
         if let next {
             // A cache line (16 pixels) of the next source row asked for per 16 blended here.
             while x &+ 16 <= count {
                 vitrine_prefetch(next + x)
                 if let nextTarget { vitrine_prefetch_for_writing(nextTarget + x) }
-                for k in Swift.stride(from: x, to: x &+ 16, by: 4) {
-                    PixelVector.storePixels(PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
-                                                              over: PixelVector.load(from + k), inverse: inverseLanes), to: to + k)
-                }
+                four(x); four(x &+ 4); four(x &+ 8); four(x &+ 12)
                 x &+= 16
             }
         }
         while x &+ 4 <= count {
-            PixelVector.storePixels(PixelVector.blend(weightedLow: weightedLow, weightedHigh: weightedHigh,
-                                                      over: PixelVector.load(from + x), inverse: inverseLanes), to: to + x)
+            four(x)
             x &+= 4
         }
         while x < count {

@@ -38,7 +38,7 @@ extension Bitmap {
     /// pixels, to be drawn over. In pieces of 256 KB, as `copy`, taken in the order that reads
     /// each before it is overwritten.
     public mutating func moveRows(by dy: Int) {
-        guard dy != 0, abs(dy) < height else { return }
+        guard dy != 0, dy > -height, dy < height else { return }
         let stride = self.stride, count = (height - abs(dy)) * stride, piece = 65536
         pixels.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }

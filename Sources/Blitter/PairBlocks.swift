@@ -6,8 +6,8 @@ import CBlitterKernels
 /// the horizontal weights in the order the kernel multiplies them. Built once per draw, shared by
 /// every row. Only when every block's pairs fit in eight pixels (a shrink to half or more; the
 /// mip chain keeps shrinks there) and the source row holds eight: else nil, and the 128-bit path
-/// draws.
-struct PairBlocks {
+/// draws. Owns its blocks: they go with it.
+final class PairBlocks {
     let blocks: UnsafeMutablePointer<vitrine_pair_block>
     /// Whole blocks: the first 4 * count destination columns; the rest are drawn one by one.
     let count: Int
@@ -56,5 +56,5 @@ struct PairBlocks {
         }
     }
 
-    func deallocate() { blocks.deallocate() }
+    deinit { blocks.deallocate() }
 }

@@ -128,7 +128,6 @@ extension Bitmap {
         // Only the pairs branch below reads them: a translation takes its own paths.
         let blocks = wide && pairsPerPixel && !isTranslation
             ? PairBlocks(offsets: pairOffset, weights: pairWeights, count: columnCount, sourceWidth: source.width) : nil
-        defer { blocks?.deallocate() }
         /// Two pixels from the lanes of them and of their right neighbours.
         @inline(__always) func slid(_ here: Lanes, _ next: Lanes) -> Lanes {
             PixelVector.multiplyHigh(here, across) &+ PixelVector.multiplyHigh(next, acrossNext)
@@ -156,6 +155,12 @@ extension Bitmap {
                     if columnsAreSourceColumns {
                         // 1:1 across: only the vertical blend, straight into the row.
                         let bottom = sourceBase + sample.second * sourceStride + firstColumn
+                        /// Four pixels from `k` on.
+                        @inline(__always) func four(_ k: Int) {
+                            let pixels = w1 == 0 ? PixelVector.load(top + k)
+                                : Self.blendRows4(top + k, bottom + k, w0: w0Lanes(w0), w1: w0Lanes(w1))
+                            emit(pixels, row + k)
+                        }
                         var i = 0
                         if y + 1 < mapping.rows.upperBound {
                             // The next row's new source row and its target asked for a row ahead,
@@ -167,18 +172,12 @@ extension Bitmap {
                             while i + 16 <= columnCount {
                                 vitrine_prefetch(nextSource + i)
                                 vitrine_prefetch_for_writing(nextRow + i)
-                                for k in Swift.stride(from: i, to: i + 16, by: 4) {
-                                    let pixels = w1 == 0 ? PixelVector.load(top + k)
-                                        : Self.blendRows4(top + k, bottom + k, w0: w0Lanes(w0), w1: w0Lanes(w1))
-                                    emit(pixels, row + k)
-                                }
+                                four(i); four(i + 4); four(i + 8); four(i + 12)
                                 i += 16
                             }
                         }
                         while i + 4 <= columnCount {
-                            let pixels = w1 == 0 ? PixelVector.load(top + i)
-                                : Self.blendRows4(top + i, bottom + i, w0: w0Lanes(w0), w1: w0Lanes(w1))
-                            emit(pixels, row + i)
+                            four(i)
                             i += 4
                         }
                         while i < columnCount {

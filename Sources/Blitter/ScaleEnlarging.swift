@@ -40,7 +40,6 @@ extension Bitmap {
         // The AVX2 pass across reads every group's pairs from one window (enlarging, four columns
         // span at most five source pixels), with the weights as they are before the runs' reorder.
         let blocks = wide ? PairBlocks(offsets: pairOffset, weights: weights, count: padded, sourceWidth: source.width) : nil
-        defer { blocks?.deallocate() }
         for g in 0..<groupCount {
             let first = 4 * g, offset = pairOffset[first]
             isRun[g] = (1..<4).allSatisfy { pairOffset[first + $0] == offset + Int32(4 * $0) }
@@ -100,6 +99,14 @@ extension Bitmap {
                         // Rounded: the high byte of each lane.
                         return unsafeBitCast(PixelVector.narrowHigh(down(i &* 8), down(i &* 8 &+ 16)), to: Lanes.self)
                     }
+                    /// Pixels k..k+3 finished into the row, over what is there at `alpha`.
+                    @inline(__always) func store(_ k: Int) {
+                        var pixels = four(k)
+                        if blend {
+                            pixels = PixelVector.blend(pixels, over: PixelVector.load(row + k), alpha: alphaLanes, inverse: inverseLanes)
+                        }
+                        PixelVector.storePixels(pixels, to: row + k)
+                    }
                     var i = 0
                     if wide {
                         i = columnCount & ~7
@@ -111,22 +118,12 @@ extension Bitmap {
                         let nextRow = row + stride
                         while i &+ 16 <= columnCount {
                             vitrine_prefetch_for_writing(nextRow + i)
-                            for k in Swift.stride(from: i, to: i &+ 16, by: 4) {
-                                var pixels = four(k)
-                                if blend {
-                                    pixels = PixelVector.blend(pixels, over: PixelVector.load(row + k), alpha: alphaLanes, inverse: inverseLanes)
-                                }
-                                PixelVector.storePixels(pixels, to: row + k)
-                            }
+                            store(i); store(i &+ 4); store(i &+ 8); store(i &+ 12)
                             i &+= 16
                         }
                     }
                     while i &+ 4 <= columnCount {
-                        var pixels = four(i)
-                        if blend {
-                            pixels = PixelVector.blend(pixels, over: PixelVector.load(row + i), alpha: alphaLanes, inverse: inverseLanes)
-                        }
-                        PixelVector.storePixels(pixels, to: row + i)
+                        store(i)
                         i &+= 4
                     }
                     if i < columnCount {

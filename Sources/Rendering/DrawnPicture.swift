@@ -86,16 +86,16 @@ struct DrawnPicture: Equatable {
         let dy = Int(shift)
         // The rows this picture takes from `old`, and the items over them before and after.
         let common = PixelRect(x: 0, y: max(0, dy), width: width, height: height - abs(dy))
-        func moved(_ area: PixelRect) -> PixelRect { PixelRect(x: area.x, y: area.y + dy, width: area.width, height: area.height) }
+        func shifted(_ area: PixelRect) -> PixelRect { PixelRect(x: area.x, y: area.y + dy, width: area.width, height: area.height) }
         let now = items.filter { !$0.area.intersection(common).isEmpty }
-        let before = old.items.filter { !moved($0.area).intersection(common).isEmpty }
+        let before = old.items.filter { !shifted($0.area).intersection(common).isEmpty }
         guard now.count == before.count else { return nil }
         for (item, was) in zip(now, before) {
             // The same cell, moved by the shift: over the rows in common, the same pixels.
             guard case .picture(let rect, let image, let alpha, let version, let badge) = item.content,
                   case .picture(let oldRect, image, alpha, version, badge) = was.content,
                   rect == oldRect.offsetBy(dx: 0, dy: shift),
-                  item.area.intersection(common) == moved(was.area).intersection(common) else { return nil }
+                  item.area.intersection(common) == shifted(was.area).intersection(common) else { return nil }
         }
         return dy
     }

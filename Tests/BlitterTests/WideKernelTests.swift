@@ -24,36 +24,38 @@ struct WideKernelTests {
         zip(a.pixels, b.pixels).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
     }
 
+    /// `count` draws of the whole `source` at a random scale in `scales`, placed at a random
+    /// fractional origin in `origins` (partly off the target), at one of `alphas`: wide and
+    /// portable give the same pixels.
+    static func expectSameAtRandomScales(_ source: Bitmap, scales: ClosedRange<Double>, origins: ClosedRange<Double>,
+                                         alphas: [Double], target: (Int, Int), count: Int, using rng: inout SplitMix64) {
+        let whole = Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
+        for _ in 0..<count {
+            let scale = Double.random(in: scales, using: &rng)
+            let destination = Rect(x: Double.random(in: origins, using: &rng), y: Double.random(in: origins, using: &rng),
+                                   width: whole.width * scale, height: whole.height * scale)
+            let alpha = alphas[Int.random(in: 0..<alphas.count, using: &rng)]
+            let (wide, portable) = both(source, sourceRect: whole, into: destination, target: target, alpha: alpha, using: &rng)
+            #expect(differing(wide, portable) == 0, "scale \(scale), alpha \(alpha), at \(destination)")
+        }
+    }
+
     @Test func shrinksAsThePortablePathDoes() {
         var rng = SplitMix64(seed: 25)
         let source = TestImages.random(width: 301, height: 203, using: &rng)
-        for _ in 0..<60 {
-            // A dismiss drag's shrink (1 to 0.68) and further, to half; fractional placement,
-            // partly off the target, translucent or not.
-            let scale = Double.random(in: 0.5...1, using: &rng)
-            let destination = Rect(x: Double.random(in: -20...30, using: &rng), y: Double.random(in: -20...30, using: &rng),
-                                   width: 301 * scale, height: 203 * scale)
-            let alpha = [1, 0.6, 0.25][Int.random(in: 0..<3, using: &rng)]
-            let (wide, portable) = Self.both(source, sourceRect: Rect(x: 0, y: 0, width: 301, height: 203), into: destination,
-                                             target: (240, 180), alpha: alpha, using: &rng)
-            #expect(Self.differing(wide, portable) == 0, "scale \(scale), alpha \(alpha), at \(destination)")
-        }
+        // A dismiss drag's shrink (1 to 0.68) and further, to half; fractional placement, partly
+        // off the target, translucent or not.
+        Self.expectSameAtRandomScales(source, scales: 0.5...1, origins: -20...30, alphas: [1, 0.6, 0.25],
+                                      target: (240, 180), count: 60, using: &rng)
     }
 
     @Test func enlargesAsThePortablePathDoes() {
         var rng = SplitMix64(seed: 28)
         let source = TestImages.random(width: 97, height: 61, using: &rng)
-        for _ in 0..<40 {
-            // An opening's last frames and a zoom: at the image's size up to 3x, widths that
-            // leave 0 to 7 pixels after the last group of eight.
-            let scale = Double.random(in: 1...3, using: &rng)
-            let destination = Rect(x: Double.random(in: -40...10, using: &rng), y: Double.random(in: -40...10, using: &rng),
-                                   width: 97 * scale, height: 61 * scale)
-            let alpha = [1, 0.6][Int.random(in: 0..<2, using: &rng)]
-            let (wide, portable) = Self.both(source, sourceRect: Rect(x: 0, y: 0, width: 97, height: 61), into: destination,
-                                             target: (203, 151), alpha: alpha, using: &rng)
-            #expect(Self.differing(wide, portable) == 0, "scale \(scale), alpha \(alpha), at \(destination)")
-        }
+        // An opening's last frames and a zoom: at the image's size up to 3x, widths that leave 0
+        // to 7 pixels after the last group of eight.
+        Self.expectSameAtRandomScales(source, scales: 1...3, origins: -40...10, alphas: [1, 0.6],
+                                      target: (203, 151), count: 40, using: &rng)
     }
 
     @Test func cropsAndTheRowsLastPixelsAsThePortablePathDoes() {
@@ -80,9 +82,7 @@ struct WideKernelTests {
         for (k, column) in [0, 3, 6, 9].enumerated() { offsets[k] = Int32(column * 4) }
         #expect(PairBlocks(offsets: offsets, weights: weights, count: 4, sourceWidth: 120) == nil)
         for (k, column) in [0, 2, 4, 6].enumerated() { offsets[k] = Int32(column * 4) }
-        let blocks = PairBlocks(offsets: offsets, weights: weights, count: 4, sourceWidth: 120)
-        #expect(blocks?.count == 1)
-        blocks?.deallocate()
+        #expect(PairBlocks(offsets: offsets, weights: weights, count: 4, sourceWidth: 120)?.count == 1)
         #expect(PairBlocks(offsets: offsets, weights: weights, count: 4, sourceWidth: 7) == nil)
         let (wide, portable) = Self.both(source, sourceRect: Rect(x: 0, y: 0, width: 120, height: 30),
                                          into: Rect(x: 0, y: 0, width: 40, height: 15), target: (48, 20), alpha: 1, using: &rng)
