@@ -5,12 +5,17 @@ extension Bitmap {
     /// it at `alpha`: exactly `copy` then `blend(_:color:alpha:)`, in one pass that reads the
     /// source once and writes here once (the dimmed grid under a transition, from a cached layer).
     public mutating func blend(_ rect: PixelRect, color: UInt32, alpha: Double, over source: Bitmap) {
+        blend(rect, color: color, alpha: alpha, over: source, wide: Self.wideKernels)
+    }
+
+    /// The same with the 256-bit kernel or without (the tests compare the two).
+    mutating func blend(_ rect: PixelRect, color: UInt32, alpha: Double, over source: Bitmap, wide: Bool) {
         let a = PixelMath.alphaWeight(alpha)
         if a == PixelMath.opaque { return fill(rect.intersection(source.bounds), color: color) }
         let area = rect.intersection(bounds).intersection(source.bounds)
         guard !area.isEmpty else { return }
         if a == 0 { return copy(from: source, sourceRect: area, to: (area.minX, area.minY)) }
-        let blend = ColorBlend(color: color, weight: a)
+        let blend = ColorBlend(color: color, weight: a, wide: wide)
         let stride = self.stride, sourceStride = source.stride
         pixels.withUnsafeMutableBufferPointer { buffer in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in

@@ -4,9 +4,12 @@ import CBlitterKernels
 struct ColorBlend {
     private let weighted: UInt64, inverse: UInt64
     private let weightedLow: Lanes, weightedHigh: Lanes, inverseLanes: Lanes
+    /// Whether rows go through the AVX2 kernel (`vitrine_color_blend_avx2`), bit for bit this path.
+    private let wide: Bool
 
     /// `weight` strictly between 0 and `PixelMath.opaque`.
-    init(color: UInt32, weight: Int) {
+    init(color: UInt32, weight: Int, wide: Bool = Bitmap.wideKernels) {
+        self.wide = wide
         weighted = PixelMath.lanes(color) &* UInt64(weight) &+ 0x0080_0080_0080
         inverse = UInt64(PixelMath.opaque - weight)
         (weightedLow, weightedHigh) = PixelVector.weighted(color & 0x00FF_FFFF, alpha: UInt16(weight))
@@ -23,7 +26,11 @@ struct ColorBlend {
                                                       over: PixelVector.load(from + k), inverse: inverseLanes), to: to + k)
         }
         var x = 0
-        if let next {
+        if wide {
+            // One pixel's two 16-bit lanes of each half of the colour's share.
+            let low = unsafeBitCast(weightedLow, to: SIMD4<UInt32>.self)[0], high = unsafeBitCast(weightedHigh, to: SIMD4<UInt32>.self)[0]
+            x = vitrine_color_blend_avx2(from, to, count, low, high, UInt16(truncatingIfNeeded: inverse), next, nextTarget)
+        } else if let next {
             // A cache line (16 pixels) of the next source row asked for per 16 blended here.
             while x &+ 16 <= count {
                 vitrine_prefetch(next + x)

@@ -52,7 +52,8 @@ extension Bitmap {
     /// half a level at worst, so the result still rounds to within one level of the reference.
     ///
     /// With `wide` (AVX2), the pairs are read four destination pixels at a time from a window of
-    /// eight source pixels (`PairBlocks`), the same arithmetic on 256-bit vectors.
+    /// eight source pixels (`PairBlocks`), the same integers on 256-bit vectors (down, each
+    /// channel next to the row below's, both times their weights in one `pmaddubsw`).
     private mutating func drawBilinear(_ source: Bitmap, mapping: ScaleMapping, alpha: Int, wide: Bool) {
         let columnCount = mapping.columns.count, stride = self.stride, sourceStride = source.stride
         let firstColumn = ScaleMapping.bilinear(mapping.sourceX(mapping.columns.lowerBound), in: mapping.sourceColumns).first

@@ -15,8 +15,14 @@ extension Bitmap {
     /// sums to at most 255 * 128, and a half-level value times a pair to 510 * 128 < 65536. The
     /// across pass rounds to half a level (off by at most 1/4), the down pass to a level: within
     /// one level of `drawScaledReference`.
+    ///
+    /// With `wide` (AVX2, `EnlargeBlocks`), eight columns at a time: their left and right pixels
+    /// as two loads (permuted only where the pairs are not consecutive), each channel next to its
+    /// neighbour's and both times their weights in one `pmaddubsw`; the rows across are laid out
+    /// so that the pass down packs eight pixels in order. The same integers as the 128-bit path.
     mutating func drawBilinearEnlarging(_ source: Bitmap, mapping: ScaleMapping, alpha: Int, wide: Bool) {
-        let columnCount = mapping.columns.count, groupCount = (columnCount + 3) / 4, padded = groupCount * 4
+        // Padded to a multiple of eight columns (the AVX2 blocks); the 128-bit path works in fours.
+        let columnCount = mapping.columns.count, padded = (columnCount + 7) / 8 * 8, groupCount = padded / 4
         // Per destination column (the padding repeats the last): the byte offset in a source row
         // of the pair it blends and the pair's weights as lanes (a x 4, b x 4), a + b = 128. A
         // sample clamped onto the last source column reads the pair ending there, weights swapped.
@@ -37,9 +43,10 @@ extension Bitmap {
             pairOffset[i] = Int32(truncatingIfNeeded: column * 4)
             weights[i] = Lanes(lowHalf: SIMD4(repeating: a), highHalf: SIMD4(repeating: b))
         }
-        // The AVX2 pass across reads every group's pairs from one window (enlarging, four columns
-        // span at most five source pixels), with the weights as they are before the runs' reorder.
-        let blocks = wide ? PairBlocks(offsets: pairOffset, weights: weights, count: padded, sourceWidth: source.width) : nil
+        // The AVX2 passes (across each source row into their own layout, and down) read every
+        // block's pairs from one window (enlarging, eight columns span at most nine source
+        // pixels), with the weights as they are before the runs' reorder.
+        let blocks = wide ? EnlargeBlocks(offsets: pairOffset, weights: weights, columnCount: padded, sourceWidth: source.width) : nil
         for g in 0..<groupCount {
             let first = 4 * g, offset = pairOffset[first]
             isRun[g] = (1..<4).allSatisfy { pairOffset[first + $0] == offset + Int32(4 * $0) }
@@ -71,8 +78,9 @@ extension Bitmap {
                     let slot = held.0 == keep ? 1 : 0
                     let out = across + slot * rowLanes
                     if let blocks {
+                        let next = r + 1 < source.height ? UnsafeRawPointer(sourceBase + (r + 1) * sourceStride) : nil
                         vitrine_enlarge_across_avx2(UnsafeRawPointer(sourceBase + r * sourceStride).assumingMemoryBound(to: UInt8.self),
-                                                    blocks.blocks, blocks.count, out)
+                                                    blocks.blocks, blocks.count, out, next?.assumingMemoryBound(to: UInt8.self))
                     } else {
                         Self.interpolateAcross(UnsafeRawPointer(sourceBase + r * sourceStride), groupCount: groupCount,
                                                pairOffset: pairOffset, weights: weights, isRun: isRun, into: out,
@@ -107,13 +115,16 @@ extension Bitmap {
                         }
                         PixelVector.storePixels(pixels, to: row + k)
                     }
-                    var i = 0
-                    if wide {
-                        i = columnCount & ~7
+                    if blocks != nil {
+                        // The whole row, its last pixels included: the rows across are in the
+                        // AVX2 layout.
                         vitrine_enlarge_down_avx2(top.assumingMemoryBound(to: UInt16.self), bottom.assumingMemoryBound(to: UInt16.self),
-                                                  128 - b, b, i, row, UInt16(alpha),
+                                                  128 - b, b, columnCount, row, UInt16(alpha),
                                                   y + 1 < mapping.rows.upperBound ? row + stride : nil)
-                    } else if y + 1 < mapping.rows.upperBound {
+                        continue
+                    }
+                    var i = 0
+                    if y + 1 < mapping.rows.upperBound {
                         // The next target row asked for a row ahead, a cache line per 16 pixels.
                         let nextRow = row + stride
                         while i &+ 16 <= columnCount {

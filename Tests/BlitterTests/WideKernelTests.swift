@@ -88,4 +88,22 @@ struct WideKernelTests {
                                          into: Rect(x: 0, y: 0, width: 40, height: 15), target: (48, 20), alpha: 1, using: &rng)
         #expect(Self.differing(wide, portable) == 0)
     }
+
+    @Test func dimsOverALayerAsThePortablePathDoes() {
+        // The dimmed grid: a colour over a layer at every weight, in rects whose widths leave 0 to
+        // 15 pixels after the kernel's groups of 16, at odd offsets, the last row included.
+        var rng = SplitMix64(seed: 29)
+        let layer = TestImages.random(width: 203, height: 37, using: &rng)
+        let under = TestImages.random(width: 203, height: 37, using: &rng)
+        for weight in 1..<PixelMath.opaque {
+            let alpha = Double(weight) / Double(PixelMath.opaque)
+            let color = UInt32.random(in: 0...0xFFFFFF, using: &rng)
+            let rect = PixelRect(x: Int.random(in: 0..<20, using: &rng), y: Int.random(in: 0..<5, using: &rng),
+                                 width: Int.random(in: 1...183, using: &rng), height: Int.random(in: 1...32, using: &rng))
+            var wide = under, portable = under
+            wide.blend(rect, color: color, alpha: alpha, over: layer, wide: true)
+            portable.blend(rect, color: color, alpha: alpha, over: layer, wide: false)
+            #expect(Self.differing(wide, portable) == 0, "weight \(weight), colour \(color), \(rect)")
+        }
+    }
 }

@@ -26,23 +26,51 @@ typedef struct {
 } vitrine_pair_block;
 
 // One destination row from two source rows, `count` blocks (4 * count pixels) into `out`:
-// vertically with 8-bit weights adding up to 256, across with the blocks' weights, rounded, laid
-// over what `out` holds at `alpha` (256: opaque), the X byte 0. x86-64 with AVX2 only.
+// vertically with 8-bit weights adding up to 256 (neither is 256: a row drawn from one source row
+// alone does not come here), across with the blocks' weights, rounded, laid over what `out` holds
+// at `alpha` (256: opaque), the X byte 0. x86-64 with AVX2 only.
 void vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint16_t top_weight,
                                  uint16_t bottom_weight, const vitrine_pair_block *blocks, size_t count,
                                  uint32_t *out, uint16_t alpha, const uint8_t *next, uint32_t *next_out);
 
-// One destination row of an enlarging resample (ScaleEnlarging.swift) from two source rows already
-// interpolated across (four 16-bit lanes a pixel, in half-levels): blended down with 7-bit weights
-// adding up to 128, rounded, laid over `out` at `alpha` (256: opaque), the X byte 0; `count`
-// pixels, a multiple of 8. `next_out`, the row below (or NULL), is asked for ahead. AVX2 only.
+// Eight destination columns of an enlarging resample: each a pair of neighbouring source pixels
+// (left, right) and its weights. The left pixels are `window`'s eight when `consecutive`, else
+// picked from them; the right ones are those one pixel on.
+typedef struct {
+    // The weights (a, b; a + b = 128) as bytes, a pair per channel, in the order the kernel
+    // multiplies: columns 0, 1, 4, 5, then 2, 3, 6, 7.
+    uint8_t weights[64];
+    // The left pixels within the window (0-7), unless consecutive.
+    uint32_t pick[8];
+    // The byte offset of the window's first pixel in a source row.
+    int32_t window;
+    int32_t consecutive;
+    int32_t unused[6];
+} vitrine_enlarge_block;
+
+// One source row of an enlarging resample interpolated across (ScaleEnlarging.swift): `count`
+// blocks of eight destination columns, each a pair of neighbours times its weights, rounded to
+// halves of a level, into `out`: 32 16-bit lanes a block, the columns 0, 1, 4, 5 then 2, 3, 6, 7
+// (four lanes a column). Reads the source row from each window to 36 bytes on; asks for the same
+// of `next`, the row below (or NULL), ahead. AVX2 only.
+void vitrine_enlarge_across_avx2(const uint8_t *row, const vitrine_enlarge_block *blocks, size_t count, uint16_t *out,
+                                 const uint8_t *next);
+
+// One destination row of an enlarging resample from two source rows interpolated across
+// (`vitrine_enlarge_across_avx2`'s layout, whole blocks): blended down with 7-bit weights adding
+// up to 128, rounded, laid over `out` at `alpha` (256: opaque), the X byte 0; `count` pixels
+// (the last block's spare columns are not written). `next_out`, the row below (or NULL), is
+// asked for ahead. AVX2 only.
 void vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint16_t upper, uint16_t lower,
                                size_t count, uint32_t *out, uint16_t alpha, uint32_t *next_out);
 
-// One source row of an enlarging resample interpolated across (ScaleEnlarging.swift): `count` blocks
-// of four destination columns, each a pair of neighbours times weights in 128ths adding up to 128,
-// rounded to halves of a level, into `out` (four 16-bit lanes a column, 16 a block). AVX2 only.
-void vitrine_enlarge_across_avx2(const uint8_t *row, const vitrine_pair_block *blocks, size_t count, uint16_t *out);
+// A constant colour over `count` pixels of `from` into `to` (which may be `from`), as ColorBlend's
+// 128-bit path: per channel (colour x a + 128 + pixel x `inverse`) >> 8, the colour's share given
+// as two lanes of 16 bits each for the low bytes (blue, red) and the high bytes (green, x), the X
+// byte 0. Blends whole groups of 16 pixels, asking for the same pixels of `next` and `next_to`
+// (the next rows, or NULL) ahead; returns how many it blended. AVX2 only.
+size_t vitrine_color_blend_avx2(const uint32_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
+                                uint32_t weighted_high, uint16_t inverse, const uint32_t *next, uint32_t *next_to);
 
 // Asks for the cache line holding `address` ahead of its use (a hint: never faults). Memory-bound
 // passes call it a row ahead: the hardware's own prefetcher starts late on each new row.
