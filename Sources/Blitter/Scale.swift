@@ -233,6 +233,7 @@ extension Bitmap {
                                 let next = ScaleMapping.bilinear(mapping.sourceY(y + 1), in: mapping.sourceRows)
                                 return UnsafeRawPointer(sourceBase + next.second * sourceStride).assumingMemoryBound(to: UInt8.self)
                             }
+                            // 128ths doubled (`ScaleMapping.weightSteps`): even, which the kernel needs.
                             let down = UInt16(min(Int((sample.weight * 256).rounded()), 256))
                             vitrine_bilinear_pairs_avx2(topRow.assumingMemoryBound(to: UInt8.self),
                                                         bottomRow.assumingMemoryBound(to: UInt8.self),

@@ -11,22 +11,20 @@ int vitrine_blitter_has_avx2(void) {
     return __builtin_cpu_supports("avx2");
 }
 
-// Four pixels of a block as 16-bit channels (0-255), in order, two to a 128-bit lane. `flip` turns
-// bytes into signed ones (x - 128) for `maddubs`; `vertical` holds the byte pair (top weight,
-// bottom weight) in every 16-bit lane.
+// Four pixels of a block as 16-bit channels (0-255), in order, two to a 128-bit lane. `vertical`
+// holds the byte pair (top weight, bottom weight), each halved, in every 16-bit lane.
 __attribute__((target("avx2"), always_inline)) static inline __m256i
 pair_block(const uint8_t *top, const uint8_t *bottom, __m256i vertical, const vitrine_pair_block *block) {
-    const __m256i flip = _mm256_set1_epi8((char)0x80), unbias = _mm256_set1_epi16((short)0x8000);
     const __m256i pick = _mm256_loadu_si256((const __m256i *)block->pick);
     // Left and right neighbours of pixels 0 and 1 in the low lane, 2 and 3 in the high one.
-    const __m256i t = _mm256_xor_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(top + block->window)), pick), flip);
-    const __m256i u = _mm256_xor_si256(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(bottom + block->window)), pick), flip);
-    // Down: each channel of the top row next to the same of the bottom, times the weights and
-    // added in one multiply: wt (t - 128) + wb (u - 128) = wt t + wb u - 32768 (wt + wb = 256,
-    // neither above 255: it fits 16 signed bits), the bias flipped off. Channel x 256, as
-    // `pmullw` would give it (pixels 0 and 2 from the low bytes of each lane, 1 and 3 from the high).
-    __m256i even = _mm256_xor_si256(_mm256_maddubs_epi16(vertical, _mm256_unpacklo_epi8(t, u)), unbias);
-    __m256i odd = _mm256_xor_si256(_mm256_maddubs_epi16(vertical, _mm256_unpackhi_epi8(t, u)), unbias);
+    const __m256i t = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(top + block->window)), pick);
+    const __m256i u = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(bottom + block->window)), pick);
+    // Down: each channel of the top row next to the same of the bottom, times the halved weights
+    // and added in one multiply (at most 255 x 128: no saturation), doubled: channel x 256, as
+    // `pmullw` of the whole weights gives it (pixels 0 and 2 from the low bytes of each lane, 1
+    // and 3 from the high).
+    __m256i even = _mm256_slli_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(t, u), vertical), 1);
+    __m256i odd = _mm256_slli_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(t, u), vertical), 1);
     // Across: each neighbour times its weight (high half), then left + right of each pixel.
     even = _mm256_mulhi_epu16(even, _mm256_loadu_si256((const __m256i *)block->weights));
     odd = _mm256_mulhi_epu16(odd, _mm256_loadu_si256((const __m256i *)(block->weights + 16)));
@@ -54,8 +52,8 @@ __attribute__((target("avx2"))) void
 vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint16_t top_weight, uint16_t bottom_weight,
                             const vitrine_pair_block *blocks, size_t count, uint32_t *out, uint16_t alpha,
                             const uint8_t *next, uint32_t *next_out) {
-    // Both weights are below 256 (see the header): each fits a byte.
-    const __m256i vertical = _mm256_set1_epi16((short)(top_weight | bottom_weight << 8));
+    // Both weights are even and below 256 (see the header): halved, each fits a signed byte.
+    const __m256i vertical = _mm256_set1_epi16((short)(top_weight >> 1 | (bottom_weight >> 1) << 8));
     const __m256i color = _mm256_set1_epi32(0x00FFFFFF);
     const __m256i alpha_lanes = _mm256_set1_epi16((short)alpha), inverse = _mm256_set1_epi16((short)(256 - alpha));
     const int blends = alpha < 256;

@@ -26,9 +26,10 @@ typedef struct {
 } vitrine_pair_block;
 
 // One destination row from two source rows, `count` blocks (4 * count pixels) into `out`:
-// vertically with 8-bit weights adding up to 256 (neither is 256: a row drawn from one source row
-// alone does not come here), across with the blocks' weights, rounded, laid over what `out` holds
-// at `alpha` (256: opaque), the X byte 0. x86-64 with AVX2 only.
+// vertically with 8-bit weights adding up to 256 (both even, as 128ths doubled are, and neither
+// 256: a row drawn from one source row alone does not come here), across with the blocks'
+// weights, rounded, laid over what `out` holds at `alpha` (256: opaque), the X byte 0. x86-64
+// with AVX2 only.
 void vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint16_t top_weight,
                                  uint16_t bottom_weight, const vitrine_pair_block *blocks, size_t count,
                                  uint32_t *out, uint16_t alpha, const uint8_t *next, uint32_t *next_out);
