@@ -55,11 +55,13 @@ public final class DecodeQueue: @unchecked Sendable {
             let decoder = try PhotoDecoder(options: options)
             return { key in
                 let wantsCaption = key.kind == .screen && captions.map { !$0.knows(key.path) } == true
-                let (image, metadata) = try decoder.decode(path: key.path, to: key.size, metadata: wantsCaption,
+                let (image, metadata) = try decoder.decode(path: key.path, to: key.decodeSize ?? key.size, metadata: wantsCaption,
                                                                  version: key.version)
                 if let captions, let metadata { captions.read(path: key.path, metadata: metadata) }
                 let notice = image.colourWarning.map { "its colours are shown unconverted: \($0)" }
-                return (image.bitmap, image.warning, notice)
+                // A panorama's thumbnail keeps the middle of its decode.
+                let kept = key.decodeSize == nil ? image.bitmap : image.bitmap.centredCrop(width: key.size.width, height: key.size.height)
+                return (kept, image.warning, notice)
             }
         }
     }

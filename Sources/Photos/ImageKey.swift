@@ -21,21 +21,29 @@ public struct ImageKey: Hashable, Sendable, CustomStringConvertible {
     /// The file as the library scan read it; a decode of anything else is refused (`.changed`).
     /// nil: whatever the file is now. Not part of the key's identity.
     public let version: FileVersion?
+    /// The size the file is decoded at before a centred crop to `size` (a panorama's thumbnail:
+    /// `ImageSize.thumbnailDecodeSize`); nil: decoded at `size`. Not part of the key's identity.
+    public let decodeSize: ImageSize?
 
     public init(path: String, size: ImageSize, kind: Kind = .screen, sourceBytes: Int = 0, decoderBytes: Int = 0,
-                version: FileVersion? = nil) {
+                version: FileVersion? = nil, decodeSize: ImageSize? = nil) {
         self.path = path
         self.size = size
         self.kind = kind
-        self.sourceBytes = sourceBytes
+        // A decode cropped afterwards holds its whole output (4 bytes a pixel) while it runs.
+        let cropped = decodeSize.flatMap { $0 == size ? nil : $0 }
+        let (whole, overflow) = (cropped?.pixelCount ?? 0).multipliedReportingOverflow(by: 4)
+        let (total, sumOverflow) = sourceBytes.addingReportingOverflow(whole)
+        self.sourceBytes = overflow || sumOverflow ? .max : total
         self.decoderBytes = decoderBytes
         self.version = version
+        self.decodeSize = cropped
     }
 
-    /// `photo` decoded at `size`.
-    public init(photo: PhotoInfo, size: ImageSize, kind: Kind) {
+    /// `photo` decoded at `size`, or at `decodeSize` and cropped to `size`.
+    public init(photo: PhotoInfo, size: ImageSize, kind: Kind, decodeSize: ImageSize? = nil) {
         self.init(path: photo.path, size: size, kind: kind, sourceBytes: photo.decodeSourceBytes,
-                  decoderBytes: photo.decoderBytes, version: photo.version)
+                  decoderBytes: photo.decoderBytes, version: photo.version, decodeSize: decodeSize)
     }
 
     /// True when the decode holds a whole image of `DecodeQueue.wholeImageBytes` or more besides

@@ -43,7 +43,8 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
 
     /// What a decoded image is for, and so how large it may be (SPEC §4).
     public enum Use: Sendable {
-        /// A grid cell's thumbnail: aspect-fill of the cell, at most twice the cell's side either way.
+        /// A grid cell's thumbnail: aspect-fill of the cell, at most twice the cell's side either
+        /// way (a panorama's is its centred crop: `thumbnailDecodeSize`).
         case thumbnail(cellSide: Int)
         /// The pager's full-screen image: aspect-fit of the screen, at most the screen at `maxZoom`.
         case screen(ImageSize, maxZoom: Double)
@@ -53,19 +54,32 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
     /// the size its use shows it at, bounded before anything is allocated. Whatever the aspect
     /// ratio, the target stays within the bound and keeps the photo's shape, so a 65500x1 strip is
     /// a thin line (a thumbnail of 640x1), never the 20960000x320 that filling a cell would ask
-    /// for. Every side is at least 1.
+    /// for. Every side is at least 1. A thumbnail's is the size it is kept at: the centred crop of
+    /// `thumbnailDecodeSize`, the same size up to 2:1.
     public func decodeTarget(_ use: Use) -> ImageSize {
         let wanted: ImageSize, limit: ImageSize
         switch use {
         case let .thumbnail(side):
-            let cell = ImageSize(width: max(1, side), height: max(1, side))
-            wanted = filling(cell)
-            limit = ImageSize(width: 2 * cell.width, height: 2 * cell.height)
+            // The centred crop of the decode, whose short side covers the cell up to 16:1.
+            let decoded = thumbnailDecodeSize(cellSide: side), longest = 2 * max(1, side)
+            return ImageSize(width: min(decoded.width, longest), height: min(decoded.height, longest))
         case let .screen(screen, maxZoom):
             wanted = fitting(in: screen)
             let zoom = maxZoom.isFinite ? min(max(1, maxZoom), 16) : 1
             limit = ImageSize(width: max(1, Int(Double(screen.width) * zoom)), height: max(1, Int(Double(screen.height) * zoom)))
         }
+        guard wanted.width > limit.width || wanted.height > limit.height else { return wanted }
+        return wanted.fitting(in: limit)
+    }
+
+    /// The size a thumbnail is decoded at before its centred crop to `decodeTarget(.thumbnail)`:
+    /// the aspect-fill of the cell, so that a panorama's crop is as sharp as any thumbnail (its
+    /// short side covers the cell) rather than the whole panorama shrunk to twice the cell's side.
+    /// Bounded by 16 cells either way (memory held only while the decode runs): up to 16:1 the
+    /// short side covers the cell; a longer strip is a thin line, as before.
+    public func thumbnailDecodeSize(cellSide side: Int) -> ImageSize {
+        let cell = ImageSize(width: max(1, side), height: max(1, side))
+        let wanted = filling(cell), limit = ImageSize(width: 16 * cell.width, height: 16 * cell.height)
         guard wanted.width > limit.width || wanted.height > limit.height else { return wanted }
         return wanted.fitting(in: limit)
     }

@@ -61,7 +61,8 @@ public final class LibraryImages {
         case let .thumbnail(index):
             guard items.indices.contains(index) else { return nil }
             let photo = items[index].picture
-            return ImageKey(photo: photo, size: photo.size.decodeTarget(.thumbnail(cellSide: cellSide)), kind: .thumbnail)
+            return ImageKey(photo: photo, size: photo.size.decodeTarget(.thumbnail(cellSide: cellSide)), kind: .thumbnail,
+                            decodeSize: photo.size.thumbnailDecodeSize(cellSide: cellSide))
         case let .screen(index):
             guard items.indices.contains(index) else { return nil }
             let photo = items[index].picture

@@ -4,7 +4,8 @@ import Photos
 /// Decoded pixels the renderer may draw, looked up without waiting: a photo not decoded yet is
 /// nil, and the renderer draws a placeholder instead (the grid never waits for a decoder).
 public protocol PhotoImages: AnyObject {
-    /// A thumbnail that covers a grid cell, in the photo's aspect ratio.
+    /// A thumbnail that covers a grid cell, in the photo's aspect ratio; a panorama's (past 2:1) is
+    /// its centred crop (`Renderer.thumbnailRect` draws it where it belongs in the photo's rect).
     func thumbnail(_ index: Int) -> Bitmap?
     /// The photo at the size it has on screen in the pager, with its half-size levels for the
     /// transitions that shrink it (drawn from a level within 2x of the target, so it never aliases).

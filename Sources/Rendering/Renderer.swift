@@ -200,7 +200,7 @@ public struct Renderer {
     private func dissolveLayer(_ page: PhotoPlacement, images: PhotoImages) -> DissolveLayer {
         switch source(of: page.index, images: images) {
         case .screenImage(let image): .image(image, in: page.rect, alpha: page.alpha)
-        case .thumbnail(let thumbnail): .image(thumbnail, in: page.rect, alpha: page.alpha)
+        case .thumbnail(let thumbnail): .image(thumbnail, in: Self.thumbnailRect(thumbnail, in: page.rect), alpha: page.alpha)
         case .placeholder: .color(grid.placeholderColor, in: page.rect, alpha: page.alpha)
         }
     }
@@ -306,7 +306,7 @@ public struct Renderer {
             case .screenImage(let image): covered = image.image.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
                                                                          : Self.centredPixels(page.rect).intersection(screen)
             case .thumbnail(let image): covered = image.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
-                                                                : Self.centredPixels(page.rect).intersection(screen)
+                                                                : Self.centredPixels(Self.thumbnailRect(image, in: page.rect)).intersection(screen)
             case .placeholder: covered = page.rect.enclosingPixels.intersection(screen)
             }
             layers.append((alone, covered, PixelMath.alphaWeight(page.alpha)))
@@ -439,7 +439,8 @@ public struct Renderer {
         guard !clip.isEmpty else { return }
         switch source(of: photo.index, images: images) {
         case .screenImage(let image): target.drawAspectFill(image, in: rect, clip: clip, alpha: photo.alpha)
-        case .thumbnail(let thumbnail): target.drawAspectFill(thumbnail, in: rect, clip: clip, alpha: photo.alpha)
+        case .thumbnail(let thumbnail):
+            target.drawAspectFill(thumbnail, in: Self.thumbnailRect(thumbnail, in: rect), clip: clip, alpha: photo.alpha)
         case .placeholder: target.blend(clip, color: grid.placeholderColor, alpha: photo.alpha)
         }
     }
@@ -450,12 +451,33 @@ public struct Renderer {
         let rect = photo.rect
         guard PixelMath.alphaWeight(photo.alpha) == PixelMath.opaque, rect.minX.isFinite, rect.minY.isFinite,
               rect.maxX.isFinite, rect.maxY.isFinite, !rect.isEmpty else { return nil }
-        let image = images.screenImage(photo.index).map(\.image) ?? images.thumbnail(photo.index)
-        if let image {
-            // A scaled draw writes the pixels whose centres lie inside the rect.
-            return image.isEmpty ? nil : Self.centredPixels(rect).intersection(screen)
+        switch source(of: photo.index, images: images) {
+        // A scaled draw writes the pixels whose centres lie inside the rect.
+        case .screenImage(let chain): return chain.image.isEmpty ? nil : Self.centredPixels(rect).intersection(screen)
+        case .thumbnail(let image):
+            return image.isEmpty ? nil : Self.centredPixels(Self.thumbnailRect(image, in: rect)).intersection(screen)
+        case .placeholder: return rect.enclosingPixels.intersection(screen)
         }
-        return rect.enclosingPixels.intersection(screen)
+    }
+
+    /// Where a photo's thumbnail is drawn when it stands in for the photo in `rect`: the rect
+    /// (aspect-fill, as the screen image is drawn), unless the thumbnail is a panorama's centred
+    /// crop (`ImageSize.thumbnailDecodeSize`) and the rect is longer than the crop, which the
+    /// photo's own rect in a transition or a page becomes: then the crop in its centred part of
+    /// the rect, what lies under the rest showing until the screen image comes. A thumbnail of
+    /// the photo's whole shape is short of such a rect by its rounding only, under a pixel of it.
+    static func thumbnailRect(_ thumbnail: Bitmap, in rect: Rect) -> Rect {
+        guard thumbnail.width > 0, thumbnail.height > 0, rect.width > 0, rect.height > 0 else { return rect }
+        let width = Double(thumbnail.width), height = Double(thumbnail.height)
+        if width >= height, rect.width * height / rect.height - width > 1 {
+            let covered = rect.height * width / height
+            return Rect(x: rect.midX - covered / 2, y: rect.minY, width: covered, height: rect.height)
+        }
+        if height >= width, rect.height * width / rect.width - height > 1 {
+            let covered = rect.width * height / width
+            return Rect(x: rect.minX, y: rect.midY - covered / 2, width: rect.width, height: covered)
+        }
+        return rect
     }
 
     /// A grid cell moves in whole pixels (as UIKit rounds a scroll offset to the screen's pixels):

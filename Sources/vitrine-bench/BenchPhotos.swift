@@ -16,7 +16,10 @@ final class BenchPhotos: PhotoImages {
         var thumbnails: [Bitmap] = [], screenImages: [MipChain] = [], sizes: [Size] = []
         for path in paths {
             let size = try decoder.readHeader(path: path).size
-            thumbnails.append(try decoder.decode(path: path, to: size.decodeTarget(.thumbnail(cellSide: cellSide))).bitmap)
+            // As the kiosk's decode queue makes them: decoded, then cropped (a panorama's).
+            let kept = size.decodeTarget(.thumbnail(cellSide: cellSide))
+            thumbnails.append(try decoder.decode(path: path, to: size.thumbnailDecodeSize(cellSide: cellSide)).bitmap
+                .centredCrop(width: kept.width, height: kept.height))
             screenImages.append(MipChain(try decoder.decode(path: path, to: size.decodeTarget(.screen(screen, maxZoom: 4))).bitmap))
             sizes.append(Size(width: Double(size.width), height: Double(size.height)))
         }

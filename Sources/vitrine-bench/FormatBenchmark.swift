@@ -137,7 +137,8 @@ enum FormatBenchmark {
                 continue
             }
             let screenTarget = info.size.decodeTarget(.screen(screen, maxZoom: 1))
-            let thumbnailTarget = info.size.decodeTarget(.thumbnail(cellSide: cellSide))
+            // The decode before a panorama's crop (the same size up to 2:1).
+            let thumbnailTarget = info.size.thumbnailDecodeSize(cellSide: cellSide)
             let scratch = (folder as NSString).appendingPathComponent("out")
             var reference: [Double] = [], referenceStart: [Double] = [], screenTimes: [Double] = [], thumbnailTimes: [Double] = []
             var failed = false

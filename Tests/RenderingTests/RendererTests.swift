@@ -214,3 +214,56 @@ private final class TestPhotos: PhotoImages {
         }
     }
 }
+
+/// A panorama's thumbnail is its centred crop: standing in for the photo in a rect longer than
+/// the crop (a page, the end of an opening) it is drawn in its part of the rect, not stretched
+/// over all of it; a thumbnail of the photo's whole shape fills its rect whatever its rounding.
+@Suite struct ThumbnailRectTests {
+    @Test func aCropIsDrawnInItsCentredPartOfALongerRect() {
+        // 950x475, the middle of a 4272x480 panorama, in its page of 1920x216.
+        let crop = Bitmap(width: 950, height: 475)
+        let page = Rect(x: 0, y: 432, width: 1920, height: 216)
+        #expect(Renderer.thumbnailRect(crop, in: page) == Rect(x: 744, y: 432, width: 432, height: 216))
+        // Upright.
+        let upright = Bitmap(width: 475, height: 950)
+        #expect(Renderer.thumbnailRect(upright, in: Rect(x: 10, y: 0, width: 100, height: 800))
+                == Rect(x: 10, y: 300, width: 100, height: 200))
+        // In a rect no longer than itself (its cell, the start of an opening): aspect-fill.
+        for rect in [Rect(x: 0, y: 0, width: 475, height: 475), Rect(x: 5, y: 5, width: 900, height: 475)] {
+            #expect(Renderer.thumbnailRect(crop, in: rect) == rect)
+        }
+    }
+
+    @Test func aWholeThumbnailFillsItsRectWhateverItsRounding() {
+        // 427x320 of a 4000x3000 photo (4:3 rounds up) and 426x320 (as if it rounded down), in
+        // pages of 4:3 up to a 4K screen's.
+        for thumbnail in [Bitmap(width: 427, height: 320), Bitmap(width: 426, height: 320)] {
+            for height in [100.0, 1080, 2160] {
+                let page = Rect(x: 3, y: 0, width: height * 4 / 3, height: height)
+                #expect(Renderer.thumbnailRect(thumbnail, in: page) == page)
+            }
+        }
+    }
+
+    /// The renderer's shortcuts (what the crop leaves uncovered is drawn under it) give the
+    /// picture drawn whole: a page over black, and the opening's carried photo over the grid.
+    @Test func aCroppedThumbnailsPageIsDrawnAsWhole() {
+        var rng = SplitMix64(seed: 31)
+        let photos = TestPhotos()
+        photos.thumbnails[0] = TestImages.structured(width: 40, height: 20, using: &rng)
+        photos.thumbnails[1] = TestImages.structured(width: 20, height: 40, using: &rng)
+        let renderer = Renderer(grid: Settings.Grid())
+        var target = Bitmap(width: 160, height: 100)
+        let cells = [GridCell(index: 0, rect: Rect(x: 4, y: 4, width: 34, height: 34)),
+                     GridCell(index: 1, rect: Rect(x: 42, y: 4, width: 34, height: 34))]
+        for (index, rect, mode, background) in [(0, Rect(x: 0, y: 40, width: 160, height: 18.5), SceneMode.pager, 1.0),
+                                                (1, Rect(x: 70, y: 0, width: 20.3, height: 100), .pager, 1),
+                                                (0, Rect(x: 2.5, y: 30, width: 150, height: 20), .opening, 0.7)] {
+            let photo = PhotoPlacement(index: index, rect: rect)
+            let frame = SceneFrame(time: 0, mode: mode, currentIndex: index, gridScroll: 0, drawsGrid: mode != .pager,
+                                   gridCells: cells, hiddenIndex: mode == .pager ? nil : index, backgroundAlpha: background,
+                                   pages: mode == .pager ? [photo] : [], movingPhoto: mode == .pager ? nil : photo)
+            expectRenderedAsDrawnWhole(frame, renderer, photos, "photo \(index) in \(rect)", target: &target)
+        }
+    }
+}
