@@ -21,18 +21,23 @@ final class EnlargeBlocks {
         var entries: [vitrine_enlarge_block] = []
         entries.reserveCapacity(count)
         for block in 0..<count {
-            let lefts = (0..<8).map { Int(offsets[8 * block + $0]) / 4 }
-            guard let first = lefts.min(), let last = lefts.max() else { return nil }
+            /// Column k's left pixel.
+            func left(_ k: Int) -> Int { Int(offsets[8 * block + k]) / 4 }
+            var first = Int.max, last = Int.min
+            for k in 0..<8 {
+                first = min(first, left(k))
+                last = max(last, left(k))
+            }
             // The right neighbours are read from the window one pixel on: it ends a pixel before
             // the row does.
             let window = min(first, sourceWidth - 9)
             guard first >= 0, last + 1 < sourceWidth, last - window <= 7 else { return nil }
             var entry = vitrine_enlarge_block()
             entry.window = Int32(window * 4)
-            entry.consecutive = lefts.enumerated().allSatisfy { $0.element == window + $0.offset } ? 1 : 0
+            entry.consecutive = (0..<8).allSatisfy { left($0) == window + $0 } ? 1 : 0
             withUnsafeMutableBytes(of: &entry.pick) { raw in
                 let pick = raw.bindMemory(to: UInt32.self)
-                for k in 0..<8 { pick[k] = UInt32(lefts[k] - window) }
+                for k in 0..<8 { pick[k] = UInt32(left(k) - window) }
             }
             withUnsafeMutableBytes(of: &entry.weights) { raw in
                 // Columns 0, 1, 4, 5 (the low halves of each lane), then 2, 3, 6, 7; per column

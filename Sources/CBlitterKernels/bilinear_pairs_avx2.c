@@ -183,8 +183,8 @@ size_t vitrine_color_blend_avx2(const uint32_t *from, uint32_t *to, size_t count
 }
 
 void vitrine_enlarge_across_avx2(const uint8_t *row, const vitrine_enlarge_block *blocks, size_t count, uint16_t *out,
-                            const uint8_t *next) {
-    (void)row; (void)blocks; (void)count; (void)out;
+                                 const uint8_t *next) {
+    (void)row; (void)blocks; (void)count; (void)out; (void)next;
     __builtin_trap();  // never called: vitrine_blitter_has_avx2 is 0
 }
 

@@ -61,7 +61,7 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
         switch use {
         case let .thumbnail(side):
             // The centred crop of the decode, whose short side covers the cell up to 16:1.
-            let decoded = thumbnailDecodeSize(cellSide: side), longest = 2 * max(1, side)
+            let decoded = thumbnailDecodeSize(cellSide: side), longest = 2 * Self.cellSide(side)
             return ImageSize(width: min(decoded.width, longest), height: min(decoded.height, longest))
         case let .screen(screen, maxZoom):
             wanted = fitting(in: screen)
@@ -78,11 +78,14 @@ public struct ImageSize: Hashable, Sendable, CustomStringConvertible {
     /// Bounded by 16 cells either way (memory held only while the decode runs): up to 16:1 the
     /// short side covers the cell; a longer strip is a thin line, as before.
     public func thumbnailDecodeSize(cellSide side: Int) -> ImageSize {
-        let cell = ImageSize(width: max(1, side), height: max(1, side))
-        let wanted = filling(cell), limit = ImageSize(width: 16 * cell.width, height: 16 * cell.height)
+        let side = Self.cellSide(side)
+        let wanted = filling(ImageSize(width: side, height: side)), limit = ImageSize(width: 16 * side, height: 16 * side)
         guard wanted.width > limit.width || wanted.height > limit.height else { return wanted }
         return wanted.fitting(in: limit)
     }
+
+    /// A cell's side from the layout, at least 1 and far below where 16 of it could overflow.
+    private static func cellSide(_ side: Int) -> Int { min(max(1, side), 1 << 20) }
 
     public var description: String { "\(width)x\(height)" }
 }

@@ -301,14 +301,11 @@ public struct Renderer {
             var whole = page
             whole.alpha = 1
             drawPhoto(whole, images: images, into: &alone)
-            let covered: PixelRect
-            switch source(of: page.index, images: images) {
-            case .screenImage(let image): covered = image.image.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
-                                                                         : Self.centredPixels(page.rect).intersection(screen)
-            case .thumbnail(let image): covered = image.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
-                                                                : Self.centredPixels(Self.thumbnailRect(image, in: page.rect)).intersection(screen)
-            case .placeholder: covered = page.rect.enclosingPixels.intersection(screen)
-            }
+            let source = source(of: page.index, images: images)
+            let covered = source.picture.map { picture in
+                picture.isEmpty ? PixelRect(x: 0, y: 0, width: 0, height: 0)
+                    : Self.centredPixels(source.drawnRect(page.rect)).intersection(screen)
+            } ?? page.rect.enclosingPixels.intersection(screen)
             layers.append((alone, covered, PixelMath.alphaWeight(page.alpha)))
         }
         for y in 0..<target.height {
@@ -421,6 +418,20 @@ public struct Renderer {
         case screenImage(MipChain)
         case thumbnail(Bitmap)
         case placeholder
+
+        /// The pixels drawn from (the screen image's full level); nil: the placeholder colour.
+        var picture: Bitmap? {
+            switch self {
+            case .screenImage(let chain): chain.image
+            case .thumbnail(let thumbnail): thumbnail
+            case .placeholder: nil
+            }
+        }
+
+        /// Where a photo in `rect` is drawn from it: the rect, or a thumbnail's part of it.
+        func drawnRect(_ rect: Rect) -> Rect {
+            if case .thumbnail(let thumbnail) = self { Renderer.thumbnailRect(thumbnail, in: rect) } else { rect }
+        }
     }
 
     private func source(of index: Int, images: PhotoImages) -> PhotoSource {
@@ -451,13 +462,10 @@ public struct Renderer {
         let rect = photo.rect
         guard PixelMath.alphaWeight(photo.alpha) == PixelMath.opaque, rect.minX.isFinite, rect.minY.isFinite,
               rect.maxX.isFinite, rect.maxY.isFinite, !rect.isEmpty else { return nil }
-        switch source(of: photo.index, images: images) {
-        // A scaled draw writes the pixels whose centres lie inside the rect.
-        case .screenImage(let chain): return chain.image.isEmpty ? nil : Self.centredPixels(rect).intersection(screen)
-        case .thumbnail(let image):
-            return image.isEmpty ? nil : Self.centredPixels(Self.thumbnailRect(image, in: rect)).intersection(screen)
-        case .placeholder: return rect.enclosingPixels.intersection(screen)
-        }
+        let source = source(of: photo.index, images: images)
+        guard let picture = source.picture else { return rect.enclosingPixels.intersection(screen) }
+        // A scaled draw writes the pixels whose centres lie inside the rect it draws into.
+        return picture.isEmpty ? nil : Self.centredPixels(source.drawnRect(rect)).intersection(screen)
     }
 
     /// Where a photo's thumbnail is drawn when it stands in for the photo in `rect`: the rect
