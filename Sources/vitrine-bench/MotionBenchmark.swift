@@ -23,11 +23,12 @@ import Touch
 /// copy of the rows it changed into a second screen-sized buffer (as `run` copies them into the
 /// dumb buffer); pixman's is `NaiveComposite.render` of the same frame (grid layer copied, black
 /// OVER it through a solid mask, the photo bilinear; the plain grid cell by cell), timed
-/// alternating frame by frame; each timed frame follows its predecessor drawn
-/// untimed by the same side (ours after the frame before that, so it does its real work), so each
-/// starts from its own pictures in the cache and ours' changed rows are those of a real sequence. Each side draws into a target of its own: the renderer keeps
-/// the background pixels of its last picture that the next frame shows too, as it does in the
-/// kiosk, so pixman may not write into its target between its frames. `--frames` prints each
+/// alternating frame by frame; each timed frame follows its predecessor drawn untimed by the same
+/// side (ours after the frame before that, so it does its real work), so each starts from its own
+/// pictures in the cache and ours' changed rows are those of a real sequence. Each side draws into
+/// a target of its own: the renderer keeps the background pixels of its last picture that the next
+/// frame shows too, as it does in the kiosk, so pixman may not write into its target between its
+/// frames. `--frames` prints each
 /// frame's medians as well, with what it shows: where a sequence's ratio comes from.
 enum MotionBenchmark {
     /// One gesture's frames.
@@ -44,7 +45,6 @@ enum MotionBenchmark {
         var ours: Timing
         var oursDraw: Timing
         var pixman: Timing
-        var rowsCopied: Double
         var maxDifference: Int
         var goal: Double?
         /// Each timed frame's medians over the passes (frames 1...): ours, draw alone and pixman's, ms.
@@ -217,18 +217,15 @@ enum MotionBenchmark {
         // pixman draws into a target of its own: the renderer's holds the picture it drew last,
         // as the kiosk's does, and builds on it.
         let pixmanTarget = PixmanImage(width: screen.width, height: screen.height)
-        var rowsCopied = 0
-        /// Ours: the frame drawn, then its changed rows copied; the time the draw ended and the rows.
-        func ours(_ i: Int) -> (drawn: Double, rows: Int) {
+        /// Ours: the frame drawn, then its changed rows copied; the time the draw ended.
+        func ours(_ i: Int) -> Double {
             let rows = viewer.draw(frames[i], into: &canvas.bitmap)
             let drawn = Stopwatch.now()
-            var count = 0
             for range in rows.ranges {
                 scanout.copy(from: canvas.bitmap, sourceRect: PixelRect(x: 0, y: range.lowerBound, width: screen.width, height: range.count),
                              to: (0, range.lowerBound))
-                count += range.count
             }
-            return (drawn, count)
+            return drawn
         }
         func pixman(_ i: Int) { naive.render(frames[i], gridLayer: gridLayers[i], into: pixmanTarget) }
         var oursTimes: [Double] = [], drawTimes: [Double] = [], pixmanTimes: [Double] = []
@@ -244,8 +241,7 @@ enum MotionBenchmark {
                 if i >= 2 && frames[i - 2].drawsGrid == frames[i - 1].drawsGrid { _ = ours(i - 2) }
                 _ = ours(i - 1)
                 let t0 = Stopwatch.now()
-                let (drawn, rows) = ours(i)
-                rowsCopied += rows
+                let drawn = ours(i)
                 let t1 = Stopwatch.now()
                 pixman(i - 1)
                 let t2 = Stopwatch.now()
@@ -258,7 +254,6 @@ enum MotionBenchmark {
                 pixmanTimes.append((t3 - t2) * 1000)
             }
         }
-        let rowsPerFrame = Double(rowsCopied) / Double((passes + 1) * (frames.count - 1))
         // The times are pass after pass of frames 1..<count.
         let timed = frames.count - 1
         let perFrame = (0..<timed).map { i in
@@ -270,7 +265,7 @@ enum MotionBenchmark {
         }
         return Result(name: sequence.name, frames: frames.count, ours: Stopwatch.timing(oursTimes),
                       oursDraw: Stopwatch.timing(drawTimes), pixman: Stopwatch.timing(pixmanTimes),
-                      rowsCopied: rowsPerFrame, maxDifference: difference, goal: sequence.goal, perFrame: perFrame)
+                      maxDifference: difference, goal: sequence.goal, perFrame: perFrame)
     }
 
     // MARK: Output
