@@ -22,7 +22,7 @@ import Touch
 /// Each sequence is then replayed: for every frame, ours is `Viewer.draw` of it followed by the
 /// copy of the rows it changed into a second screen-sized buffer (as `run` copies them into the
 /// dumb buffer); pixman's is `NaiveComposite.render` of the same frame (grid layer copied, black
-/// OVER it through a solid mask, the photo bilinear; the plain grid cell by cell), timed
+/// at the alpha OVER it as one translucent solid, the photo bilinear; the plain grid cell by cell), timed
 /// alternating frame by frame; each timed frame follows its predecessor drawn untimed by the same
 /// side (ours after the frame before that, so it does its real work), so each starts from its own
 /// pictures in the cache and ours' changed rows are those of a real sequence. Each side draws into
@@ -324,7 +324,7 @@ enum MotionBenchmark {
         text += "**ours**: `Viewer.draw` of the frame and the copy of the rows it changed into a second 1920x1080 buffer "
         text += "(as `run` copies them into the dumb buffer); **draw**: `Viewer.draw` alone (what `simulate --stats` times), timed in the same run (the draw's end read between the two). "
         text += "**pixman**: the naive composite of the same frame into a target of its own (`NaiveComposite`: the grid layer "
-        text += "copied, black OVER it through a solid alpha mask, the photo bilinear from the same mip level; the plain grid "
+        text += "copied, black at the alpha OVER it as one translucent solid (pixman's `over_n_8888` fast path), the photo bilinear from the same mip level; the plain grid "
         text += "filled and drawn cell by cell). Frame by frame, alternating; each timed frame right after the one before it "
         text += "drawn untimed by the same side, ours after the frame before that, so that the predecessor does its real "
         text += "work (so each side starts from its own pixels in the cache, and ours' changed rows, and the background it "

@@ -17,7 +17,6 @@ final class NaiveComposite {
     let screen: PixelRect
     private var thumbnails: [Int: PixmanImage] = [:]
     private var levels: [String: PixmanImage] = [:]
-    private let black = PixmanSolid(color: 0, alpha: 1)
 
     init(photos: PhotoImages, grid: Settings.Grid, width: Int, height: Int) {
         self.photos = photos
@@ -50,8 +49,10 @@ final class NaiveComposite {
                 drawGrid(frame, into: target)
             }
             if frame.backgroundAlpha > 0 {
-                let mask = PixmanSolid(alpha: min(1, frame.backgroundAlpha))
-                target.composite(PIXMAN_OP_OVER, black.image, mask: mask.image, rect: screen)
+                // Black at the alpha as one translucent solid, no mask: pixman's own fast path
+                // (over_n_8888). Black through a solid mask takes its general path, 1.5-2x slower.
+                let dim = PixmanSolid(color: 0, alpha: min(1, frame.backgroundAlpha))
+                target.composite(PIXMAN_OP_OVER, dim.image, rect: screen)
             }
         } else {
             target.fill(screen, color: Pixel.black)

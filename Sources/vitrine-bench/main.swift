@@ -184,9 +184,11 @@ blitCase("fill", start: gray, ours: { $0.fill(screen, color: 0x11_22_33) },
          pixman: { $0.fill(screen, color: 0x11_22_33) })
 blitCase("copy", start: gray, ours: { $0.copy(from: frameImage, to: (0, 0)) },
          pixman: { frameSource.clearScaling(); $0.composite(PIXMAN_OP_SRC, frameSource, rect: screen) })
-let black60 = PixmanSolid(alpha: 1), mask60 = PixmanSolid(alpha: 0.6)
+// Black at 0.6 as one translucent solid (pixman's over_n_8888 fast path; through a solid mask it
+// takes its general path).
+let black60 = PixmanSolid(color: 0, alpha: 0.6), mask60 = PixmanSolid(alpha: 0.6)
 blitCase("blend black at alpha 0.6", start: frameImage, ours: { $0.blend(screen, color: Pixel.black, alpha: 0.6) },
-         pixman: { $0.composite(PIXMAN_OP_OVER, black60.image, mask: mask60.image, rect: screen) })
+         pixman: { $0.composite(PIXMAN_OP_OVER, black60.image, rect: screen) })
 blitCase("blend image at alpha 0.6", start: gray, ours: { $0.blend(from: frameImage, to: (0, 0), alpha: 0.6) },
          pixman: { frameSource.clearScaling(); $0.composite(PIXMAN_OP_OVER, frameSource, mask: mask60.image, rect: screen) })
 for (label, scale) in [("bilinear 75%", 0.75), ("bilinear 50%", 0.5)] {
