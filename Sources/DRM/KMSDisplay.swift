@@ -150,8 +150,10 @@ public final class KMSDisplay {
                 let sourceRow = y - placement.offsetY
                 let sourceColumn = columns.lowerBound - placement.offsetX
                 if columns.lowerBound > 0 { row.update(repeating: Pixel.black, count: columns.lowerBound) }
-                (row + columns.lowerBound).update(from: source + sourceRow * frame.stride + sourceColumn,
-                                                  count: columns.count)
+                // Never read back by the CPU: written past the cache (`ScanoutCopy`), which keeps
+                // what the next frame reads.
+                ScanoutCopy.copy(from: source + sourceRow * frame.stride + sourceColumn, to: row + columns.lowerBound,
+                                 count: columns.count)
                 if columns.upperBound < buffer.width {
                     (row + columns.upperBound).update(repeating: Pixel.black, count: buffer.width - columns.upperBound)
                 }
