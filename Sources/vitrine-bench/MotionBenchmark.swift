@@ -22,14 +22,14 @@ import Touch
 /// Each sequence is then replayed: for every frame, ours is `Viewer.draw` of it followed by the
 /// copy of the rows it changed into a second screen-sized buffer (as `run` copies them into the
 /// dumb buffer); pixman's is `NaiveComposite.render` of the same frame (grid layer copied, black
-/// at the alpha OVER it as one translucent solid, the photo bilinear; the plain grid cell by cell), timed
-/// alternating frame by frame; each timed frame follows its predecessor drawn untimed by the same
-/// side (ours after the frame before that, so it does its real work), so each starts from its own
-/// pictures in the cache and ours' changed rows are those of a real sequence. Each side draws into
-/// a target of its own: the renderer keeps the background pixels of its last picture that the next
-/// frame shows too, as it does in the kiosk, so pixman may not write into its target between its
-/// frames. `--frames` prints each
-/// frame's medians as well, with what it shows: where a sequence's ratio comes from.
+/// at the alpha OVER it as one translucent solid, the photo bilinear; the plain grid cell by
+/// cell), timed alternating frame by frame; each timed frame follows its predecessor drawn untimed
+/// by the same side (ours after the frame before that, so it does its real work), so each starts
+/// from its own pictures in the cache and ours' changed rows are those of a real sequence. Each
+/// side draws into a target of its own: the renderer keeps the background pixels of its last
+/// picture that the next frame shows too, as it does in the kiosk, so pixman may not write into its
+/// target between its frames. `--frames` prints each frame's medians as well, with what it shows:
+/// where a sequence's ratio comes from.
 enum MotionBenchmark {
     /// One gesture's frames.
     struct Sequence {
@@ -322,7 +322,8 @@ enum MotionBenchmark {
         text += "**ours**: `Viewer.draw` of the frame and the copy of the rows it changed into a second 1920x1080 buffer "
         text += "(as `run` copies them into the dumb buffer); **draw**: `Viewer.draw` alone (what `simulate --stats` times), timed in the same run (the draw's end read between the two). "
         text += "**pixman**: the naive composite of the same frame into a target of its own (`NaiveComposite`: the grid layer "
-        text += "copied, black at the alpha OVER it as one translucent solid (pixman's `over_n_8888` fast path), the photo bilinear from the same mip level; the plain grid "
+        text += "copied, black at the alpha OVER it as one translucent solid (pixman's `over_n_8888` fast path), "
+        text += "the photo bilinear from the same mip level; the plain grid "
         text += "filled and drawn cell by cell). Frame by frame, alternating; each timed frame right after the one before it "
         text += "drawn untimed by the same side, ours after the frame before that, so that the predecessor does its real "
         text += "work (so each side starts from its own pixels in the cache, and ours' changed rows, and the background it "
