@@ -22,14 +22,17 @@ void vitrine_copy_streaming(const uint32_t *from, uint32_t *to, size_t count) {
         _mm_stream_si128((__m128i *)(to + x + 12), d);
     }
     for (; x < count; x++) to[x] = from[x];
-    // The streamed lines ordered before anything after this call (the flip that shows them).
-    _mm_sfence();
 }
+
+// The streamed lines ordered before anything after this call (the flip that shows them).
+void vitrine_streaming_fence(void) { _mm_sfence(); }
 
 #else
 
 void vitrine_copy_streaming(const uint32_t *from, uint32_t *to, size_t count) {
     memcpy(to, from, count * sizeof *to);
 }
+
+void vitrine_streaming_fence(void) {}
 
 #endif

@@ -141,21 +141,23 @@ public final class KMSDisplay {
         let columns = placement.columns
         frame.pixels.withUnsafeBufferPointer { source in
             guard let source = source.baseAddress else { return }
-            for y in rows {
-                guard let row = buffer.row(y) else { continue }
-                guard placement.rows.contains(y), !columns.isEmpty else {
-                    row.update(repeating: Pixel.black, count: buffer.width)
-                    continue
-                }
-                let sourceRow = y - placement.offsetY
-                let sourceColumn = columns.lowerBound - placement.offsetX
-                if columns.lowerBound > 0 { row.update(repeating: Pixel.black, count: columns.lowerBound) }
-                // Never read back by the CPU: written past the cache (`ScanoutCopy`), which keeps
-                // what the next frame reads.
-                ScanoutCopy.copy(from: source + sourceRow * frame.stride + sourceColumn, to: row + columns.lowerBound,
-                                 count: columns.count)
-                if columns.upperBound < buffer.width {
-                    (row + columns.upperBound).update(repeating: Pixel.black, count: buffer.width - columns.upperBound)
+            // Never read back by the CPU: the frame's pixels written past the cache
+            // (`ScanoutCopy`), which keeps what the next frame reads; fenced once, at the end.
+            ScanoutCopy.writing { copier in
+                for y in rows {
+                    guard let row = buffer.row(y) else { continue }
+                    guard placement.rows.contains(y), !columns.isEmpty else {
+                        row.update(repeating: Pixel.black, count: buffer.width)
+                        continue
+                    }
+                    let sourceRow = y - placement.offsetY
+                    let sourceColumn = columns.lowerBound - placement.offsetX
+                    if columns.lowerBound > 0 { row.update(repeating: Pixel.black, count: columns.lowerBound) }
+                    copier.copy(from: source + sourceRow * frame.stride + sourceColumn, to: row + columns.lowerBound,
+                                count: columns.count)
+                    if columns.upperBound < buffer.width {
+                        (row + columns.upperBound).update(repeating: Pixel.black, count: buffer.width - columns.upperBound)
+                    }
                 }
             }
         }

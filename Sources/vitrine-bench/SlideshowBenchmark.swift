@@ -135,8 +135,9 @@ enum SlideshowBenchmark {
 
 /// pixman drawing a slideshow frame by its definition, the straightforward way: black over the
 /// screen, then each page added (`PIXMAN_OP_ADD`) through a solid mask of its alpha, or where
-/// every page is opaque each copied (`PIXMAN_OP_SRC`, its bilinear fast path), sampled as the blitter samples it (bilinear transform from the same mip level and crop, PAD
-/// at the crop's edges; a page at its image's size on whole pixels is a translation).
+/// every page is opaque each copied (`PIXMAN_OP_SRC`, its bilinear fast path), sampled as the
+/// blitter samples it (bilinear transform from the same mip level and crop, PAD at the crop's
+/// edges; a page at its image's size on whole pixels is a translation).
 final class DissolveComposite {
     let photos: BenchPhotos
     let screen: PixelRect

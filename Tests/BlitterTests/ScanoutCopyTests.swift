@@ -12,7 +12,7 @@ import TestSupport
                 var target = [UInt32](repeating: TestImages.untouched, count: 200)
                 source.withUnsafeBufferPointer { from in
                     target.withUnsafeMutableBufferPointer { to in
-                        ScanoutCopy.copy(from: from.baseAddress! + start, to: to.baseAddress! + start, count: count)
+                        ScanoutCopy.writing { $0.copy(from: from.baseAddress! + start, to: to.baseAddress! + start, count: count) }
                     }
                 }
                 for i in 0..<200 {

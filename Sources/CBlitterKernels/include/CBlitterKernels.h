@@ -79,10 +79,11 @@ static inline void vitrine_prefetch(const void *address) { __builtin_prefetch(ad
 // The same for a line about to be written.
 static inline void vitrine_prefetch_for_writing(void *address) { __builtin_prefetch(address, 1, 3); }
 
-
-/// `count` pixels from `from` to `to` with non-temporal stores where the CPU has them (SSE2 on
-/// x86-64; elsewhere a plain copy): for a buffer the CPU writes and never reads back, the scan-out
-/// buffer, whose lines would otherwise push the next frame's pixels out of the cache.
+// `count` pixels from `from` to `to` with non-temporal stores where the CPU has them (SSE2 on
+// x86-64; elsewhere a plain copy): for a buffer the CPU writes and never reads back, the scan-out
+// buffer, whose lines would otherwise push the next frame's pixels out of the cache. The stores
+// are ordered only by `vitrine_streaming_fence`, once after a frame's copies.
 void vitrine_copy_streaming(const uint32_t *from, uint32_t *to, size_t count);
+void vitrine_streaming_fence(void);
 
 #endif
