@@ -1,3 +1,4 @@
+import CBlitterKernels
 import Geometry
 
 extension Bitmap {
@@ -16,7 +17,10 @@ extension Bitmap {
                 let from = sourceBase + span.sourceY * sourceStride + span.sourceX
                 guard span.width == stride && span.width == sourceStride else {
                     for row in 0..<span.height {
-                        (to + row * stride).update(from: from + row * sourceStride, count: span.width)
+                        let last = row + 1 == span.height
+                        vitrine_copy_prefetching(from + row * sourceStride, to + row * stride, span.width,
+                                                 last ? nil : from + (row + 1) * sourceStride,
+                                                 last ? nil : to + (row + 1) * stride)
                     }
                     return
                 }

@@ -4,6 +4,20 @@
 #include <string.h>
 #include <stdint.h>
 
+// Rows of a rectangle copied one after another are short runs with a gap between them, which
+// the CPU's own prefetchers pick up late on every row; asking for the next row's lines while
+// this one is copied keeps them coming (the dim over the layer does the same).
+void vitrine_copy_prefetching(const uint32_t *from, uint32_t *to, size_t count, const uint32_t *next,
+                              uint32_t *next_to) {
+    size_t x = 0;
+    for (; x + 16 <= count; x += 16) {
+        if (next) __builtin_prefetch(next + x, 0, 3);
+        if (next_to) __builtin_prefetch(next_to + x, 1, 3);
+        memcpy(to + x, from + x, 16 * sizeof *to);
+    }
+    if (x < count) memcpy(to + x, from + x, (count - x) * sizeof *to);
+}
+
 #if defined(__x86_64__)
 #include <emmintrin.h>
 

@@ -50,6 +50,26 @@ import TestSupport
         }
     }
 
+    /// Rows shorter than the bitmaps' (copied row by row, the next row asked for ahead) of every
+    /// length around the 16-pixel blocks, from and to any column: the source's pixels, nothing
+    /// beside, above or below them touched.
+    @Test func rowByRowCopiesOfAnyWidthAndOffsetAreExact() {
+        var rng = SplitMix64(seed: 11)
+        let source = TestImages.random(width: 120, height: 9, using: &rng)
+        let background = Bitmap(width: 130, height: 12, color: TestImages.untouched)
+        for width in [1, 3, 15, 16, 17, 31, 32, 33, 47, 100] {
+            for (sourceX, x) in [(0, 0), (1, 5), (7, 13), (120 - width, 3)] {
+                let sourceRect = PixelRect(x: sourceX, y: 1, width: width, height: 7)
+                var bitmap = background
+                bitmap.copy(from: source, sourceRect: sourceRect, to: (x: x, y: 2))
+                let expected = Self.expectedCopy(of: source, sourceRect: sourceRect, over: background,
+                                                 origin: (x, 2), clip: background.bounds)
+                let wrong = bitmap.pixels.indices.first { bitmap.pixels[$0] != expected.pixels[$0] }
+                #expect(wrong == nil, "width \(width) from \(sourceX) to \(x): pixel \(wrong ?? 0) (\((wrong ?? 0) % 130), \((wrong ?? 0) / 130))")
+            }
+        }
+    }
+
     /// A scroll in place: every row lands `dy` rows on, in more than one piece (300 x 600 is
     /// 180,000 pixels), up and down, by less than a piece and by more; the rows uncovered keep
     /// their pixels, and a shift of the whole height or more does nothing.

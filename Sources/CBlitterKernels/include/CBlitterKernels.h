@@ -79,6 +79,11 @@ static inline void vitrine_prefetch(const void *address) { __builtin_prefetch(ad
 // The same for a line about to be written.
 static inline void vitrine_prefetch_for_writing(void *address) { __builtin_prefetch(address, 1, 3); }
 
+// `count` pixels from `from` to `to` (which do not overlap), asking for the same pixels of `next`
+// and `next_to` (the rows below, or NULL) ahead: one row of a rectangle copied row by row.
+void vitrine_copy_prefetching(const uint32_t *from, uint32_t *to, size_t count, const uint32_t *next,
+                              uint32_t *next_to);
+
 // `count` pixels from `from` to `to` with non-temporal stores where the CPU has them (SSE2 on
 // x86-64; elsewhere a plain copy): for a buffer the CPU writes and never reads back, the scan-out
 // buffer, whose lines would otherwise push the next frame's pixels out of the cache. The stores
