@@ -48,4 +48,27 @@ struct ColorBlend {
             x &+= 1
         }
     }
+
+    /// The same from packed pixels (`PackedBitmap`, 3 bytes each), which the wide kernel may read
+    /// up to 8 bytes past the last; `next` is the row below, packed.
+    func row(packed from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt32>, count: Int,
+             prefetching next: UnsafePointer<UInt8>? = nil, nextTarget: UnsafeMutablePointer<UInt32>? = nil) {
+        var x = 0
+        if wide {
+            let low = unsafeBitCast(weightedLow, to: SIMD4<UInt32>.self)[0], high = unsafeBitCast(weightedHigh, to: SIMD4<UInt32>.self)[0]
+            x = vitrine_color_blend_packed_avx2(from, to, count, low, high, UInt16(truncatingIfNeeded: inverse), next, nextTarget)
+        }
+        // The rest widened into a buffer on the stack, 64 pixels at a time, and blended from there:
+        // the same arithmetic as from a `Bitmap`.
+        guard x < count else { return }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+            guard let pixels = buffer.baseAddress else { return }
+            while x < count {
+                let n = min(64, count - x)
+                vitrine_unpack_pixels(from + 3 * x, pixels, n, next.map { $0 + 3 * x }, nextTarget.map { $0 + x })
+                row(from: pixels, to: to + x, count: n)
+                x += n
+            }
+        }
+    }
 }

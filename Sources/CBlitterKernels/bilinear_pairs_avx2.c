@@ -81,12 +81,23 @@ vitrine_bilinear_pairs_avx2(const uint8_t *top, const uint8_t *bottom, uint16_t 
     }
 }
 
+// A colour over eight pixels as ColorBlend's 128-bit path lays it: per channel (colour x a + 128 +
+// pixel x `inverse`) >> 8, the X byte 0.
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+color_over(__m256i d, __m256i low_weighted, __m256i high_weighted, __m256i inverse) {
+    const __m256i low_bytes = _mm256_set1_epi16(0x00FF), high_bytes = _mm256_set1_epi16((short)0xFF00);
+    const __m256i low = _mm256_srli_epi16(
+        _mm256_add_epi16(low_weighted, _mm256_mullo_epi16(_mm256_and_si256(d, low_bytes), inverse)), 8);
+    const __m256i high = _mm256_and_si256(
+        _mm256_add_epi16(high_weighted, _mm256_mullo_epi16(_mm256_srli_epi16(d, 8), inverse)), high_bytes);
+    return _mm256_and_si256(_mm256_or_si256(low, high), _mm256_set1_epi32(0x00FFFFFF));
+}
+
 __attribute__((target("avx2"))) size_t
 vitrine_color_blend_avx2(const uint32_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
                          uint32_t weighted_high, uint16_t inverse, const uint32_t *next, uint32_t *next_to) {
-    const __m256i low_bytes = _mm256_set1_epi16(0x00FF), high_bytes = _mm256_set1_epi16((short)0xFF00);
     const __m256i low_weighted = _mm256_set1_epi32((int)weighted_low), high_weighted = _mm256_set1_epi32((int)weighted_high);
-    const __m256i inverse_lanes = _mm256_set1_epi16((short)inverse), color = _mm256_set1_epi32(0x00FFFFFF);
+    const __m256i inverse_lanes = _mm256_set1_epi16((short)inverse);
     size_t x = 0;
     for (; x + 16 <= count; x += 16) {
         // A cache line (16 pixels) of the next rows asked for per 16 blended here.
@@ -94,11 +105,34 @@ vitrine_color_blend_avx2(const uint32_t *from, uint32_t *to, size_t count, uint3
         if (next_to) __builtin_prefetch(next_to + x, 1, 3);
         for (size_t k = x; k < x + 16; k += 8) {
             const __m256i d = _mm256_loadu_si256((const __m256i *)(from + k));
-            const __m256i low = _mm256_srli_epi16(
-                _mm256_add_epi16(low_weighted, _mm256_mullo_epi16(_mm256_and_si256(d, low_bytes), inverse_lanes)), 8);
-            const __m256i high = _mm256_and_si256(
-                _mm256_add_epi16(high_weighted, _mm256_mullo_epi16(_mm256_srli_epi16(d, 8), inverse_lanes)), high_bytes);
-            _mm256_storeu_si256((__m256i *)(to + k), _mm256_and_si256(_mm256_or_si256(low, high), color));
+            _mm256_storeu_si256((__m256i *)(to + k), color_over(d, low_weighted, high_weighted, inverse_lanes));
+        }
+    }
+    return x;
+}
+
+__attribute__((target("avx2"))) size_t
+vitrine_color_blend_packed_avx2(const uint8_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
+                                uint32_t weighted_high, uint16_t inverse, const uint8_t *next, uint32_t *next_to) {
+    const __m256i low_weighted = _mm256_set1_epi32((int)weighted_low), high_weighted = _mm256_set1_epi32((int)weighted_high);
+    const __m256i inverse_lanes = _mm256_set1_epi16((short)inverse);
+    // Eight packed pixels are 24 bytes: their first four (dwords 0-2 of a 32-byte load) to the
+    // low lane, the other four (dwords 3-5) to the high one, then each 3 bytes to a pixel.
+    const __m256i spread = _mm256_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0);
+    const __m256i widen = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                           0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    size_t x = 0;
+    for (; x + 16 <= count; x += 16) {
+        // The 48 bytes of the next row under these 16 pixels: one or two cache lines.
+        if (next) {
+            _mm_prefetch((const char *)(next + 3 * x), _MM_HINT_T0);
+            _mm_prefetch((const char *)(next + 3 * x + 47), _MM_HINT_T0);
+        }
+        if (next_to) __builtin_prefetch(next_to + x, 1, 3);
+        for (size_t k = x; k < x + 16; k += 8) {
+            const __m256i raw = _mm256_loadu_si256((const __m256i *)(from + 3 * k));
+            const __m256i d = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(raw, spread), widen);
+            _mm256_storeu_si256((__m256i *)(to + k), color_over(d, low_weighted, high_weighted, inverse_lanes));
         }
     }
     return x;
@@ -178,6 +212,12 @@ int vitrine_blitter_has_avx2(void) { return 0; }
 
 size_t vitrine_color_blend_avx2(const uint32_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
                                 uint32_t weighted_high, uint16_t inverse, const uint32_t *next, uint32_t *next_to) {
+    (void)from; (void)to; (void)count; (void)weighted_low; (void)weighted_high; (void)inverse; (void)next; (void)next_to;
+    __builtin_trap();  // never called: vitrine_blitter_has_avx2 is 0
+}
+
+size_t vitrine_color_blend_packed_avx2(const uint8_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
+                                       uint32_t weighted_high, uint16_t inverse, const uint8_t *next, uint32_t *next_to) {
     (void)from; (void)to; (void)count; (void)weighted_low; (void)weighted_high; (void)inverse; (void)next; (void)next_to;
     __builtin_trap();  // never called: vitrine_blitter_has_avx2 is 0
 }

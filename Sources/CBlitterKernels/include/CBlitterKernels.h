@@ -73,6 +73,19 @@ void vitrine_enlarge_down_avx2(const uint16_t *top, const uint16_t *bottom, uint
 size_t vitrine_color_blend_avx2(const uint32_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
                                 uint32_t weighted_high, uint16_t inverse, const uint32_t *next, uint32_t *next_to);
 
+// `vitrine_color_blend_avx2` from packed pixels (`PackedBitmap`: blue, green, red, 3 bytes a
+// pixel) into `to`, asking for the same pixels of `next` (packed) and `next_to` ahead. Reads up
+// to 8 bytes past the last group's pixels (the next row's, or the bitmap's padding). AVX2 only.
+size_t vitrine_color_blend_packed_avx2(const uint8_t *from, uint32_t *to, size_t count, uint32_t weighted_low,
+                                       uint32_t weighted_high, uint16_t inverse, const uint8_t *next, uint32_t *next_to);
+
+// `count` XRGB8888 pixels packed into 3 bytes each (blue, green, red; the X byte dropped).
+void vitrine_pack_pixels(const uint32_t *from, uint8_t *to, size_t count);
+
+// `count` packed pixels widened to XRGB8888 (the X byte 0), asking for the same pixels of `next`
+// (packed) and `next_to`, the rows below (or NULL), ahead.
+void vitrine_unpack_pixels(const uint8_t *from, uint32_t *to, size_t count, const uint8_t *next, uint32_t *next_to);
+
 // Asks for the cache line holding `address` ahead of its use (a hint: never faults). Memory-bound
 // passes call it a row ahead: the hardware's own prefetcher starts late on each new row.
 static inline void vitrine_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }

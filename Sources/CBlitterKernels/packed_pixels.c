@@ -1,0 +1,28 @@
+// Pixels packed to 3 bytes (PackedBitmap) and back: plain loops the compiler vectorises, on every
+// CPU. The AVX2 dim reads packed pixels itself (vitrine_color_blend_packed_avx2).
+#include "CBlitterKernels.h"
+
+void vitrine_pack_pixels(const uint32_t *from, uint8_t *to, size_t count) {
+    for (size_t x = 0; x < count; x++) {
+        const uint32_t p = from[x];
+        to[3 * x] = (uint8_t)p;
+        to[3 * x + 1] = (uint8_t)(p >> 8);
+        to[3 * x + 2] = (uint8_t)(p >> 16);
+    }
+}
+
+void vitrine_unpack_pixels(const uint8_t *from, uint32_t *to, size_t count, const uint8_t *next, uint32_t *next_to) {
+    size_t x = 0;
+    for (; x + 16 <= count; x += 16) {
+        // The 48 bytes of the next row under these 16 pixels, and their target line.
+        if (next) {
+            __builtin_prefetch(next + 3 * x, 0, 3);
+            __builtin_prefetch(next + 3 * x + 47, 0, 3);
+        }
+        if (next_to) __builtin_prefetch(next_to + x, 1, 3);
+        for (size_t k = x; k < x + 16; k++) {
+            to[k] = (uint32_t)from[3 * k] | (uint32_t)from[3 * k + 1] << 8 | (uint32_t)from[3 * k + 2] << 16;
+        }
+    }
+    for (; x < count; x++) to[x] = (uint32_t)from[3 * x] | (uint32_t)from[3 * x + 1] << 8 | (uint32_t)from[3 * x + 2] << 16;
+}
