@@ -5,11 +5,11 @@ import Scene
 
 /// The grid drawn once while it stays the same, for the frames that lay something over it (the
 /// transitions): its key is everything the picture depends on, down to which thumbnail bitmaps
-/// were drawn, so a thumbnail that arrives or changes redraws it. The frames read it packed
-/// (`PackedBitmap`, 3 bytes a pixel): each dims the layer afresh around the photo, and those
-/// reads are what a drag's frame waits on most (a quarter fewer bytes took 6-10% off it at
-/// 1920x1080). Costs a screen-sized bitmap to draw into and its packed copy, 7 bytes a pixel,
-/// kept from the first transition on: a transition's first frame then draws the grid into pages
+/// were drawn, so a thumbnail that arrives or changes redraws it. Where it pays
+/// (`PackedBitmap.dimsFaster`) the frames read it packed, 3 bytes a pixel: each dims the layer
+/// afresh around the photo, and those reads are what a drag's frame waits on most (a quarter
+/// fewer bytes took about 10% off it at 1920x1080). Costs a screen-sized bitmap to draw into (and
+/// its packed copy: 7 bytes a pixel in all), kept from the first transition on: a transition's first frame then draws the grid into pages
 /// already mapped, and its last gives nothing back to the kernel. (At 1920x1080, the first frame
 /// of a dismiss took 13 ms with the layer's pages mapped afresh, 4-6 ms with them kept; the
 /// frames after it take 3.)
@@ -46,9 +46,21 @@ final class GridLayerCache {
     private var drawn: [Bitmap?] = []
     private var bitmap = Bitmap(width: 0, height: 0)
     private var packed = PackedBitmap(width: 0, height: 0)
+    private let packs: Bool
     /// Changes whenever the layer's pixels may change (drawn again, or let go): a picture drawn
     /// from the layer of one version holds those pixels while the version stays.
     private(set) var version = 0
+
+    /// The layer as the frames read it.
+    enum Layer {
+        case drawn(Bitmap)
+        case packed(PackedBitmap)
+    }
+
+    /// `packs`: whether the frames read the layer packed.
+    init(packs: Bool = PackedBitmap.dimsFaster) {
+        self.packs = packs
+    }
 
     /// Lets the thumbnails the layer drew go, for the frames that draw no layer (the pager, the
     /// plain grid): they may have left the photo cache, whose limit then no longer counts them.
@@ -60,10 +72,10 @@ final class GridLayerCache {
         drawn = []
     }
 
-    /// The grid of `frame` at `size`, packed, drawn with `draw(frame, thumbnails, badges, &layer)`
-    /// when it differs from the last one.
+    /// The grid of `frame` at `size`, drawn with `draw(frame, thumbnails, badges, &layer)` when it
+    /// differs from the last one.
     func layer(for frame: SceneFrame, images: PhotoImages, size: PixelRect, grid: Settings.Grid,
-               draw: (SceneFrame, [Bitmap?], [String?], inout Bitmap) -> Void) -> PackedBitmap {
+               draw: (SceneFrame, [Bitmap?], [String?], inout Bitmap) -> Void) -> Layer {
         let thumbnails = frame.gridCells.map { $0.index == frame.hiddenIndex ? nil : images.thumbnail($0.index) }
         let badges = frame.gridCells.map { $0.index == frame.hiddenIndex ? nil : images.badge($0.index) }
         let newKey = Key(width: size.width, height: size.height, backgroundColor: grid.backgroundColor,
@@ -77,10 +89,10 @@ final class GridLayerCache {
                 bitmap = Bitmap(width: size.width, height: size.height)
             }
             draw(frame, thumbnails, badges, &bitmap)
-            packed.pack(bitmap)
+            if packs { packed.pack(bitmap) }
             key = newKey
             drawn = thumbnails
         }
-        return packed
+        return packs ? .packed(packed) : .drawn(bitmap)
     }
 }

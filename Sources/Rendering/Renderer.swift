@@ -32,7 +32,7 @@ public struct Renderer {
     public var grid: Settings.Grid
     public let captions: CaptionPainter?
     public let badges: CellBadgePainter
-    private let gridLayer = GridLayerCache()
+    private let gridLayer: GridLayerCache
     private let dissolve = Dissolve()
     private let last = LastPicture()
 
@@ -56,9 +56,17 @@ public struct Renderer {
     }
 
     public init(grid: Settings.Grid, captions: CaptionPainter? = nil, badges: CellBadgePainter = CellBadgePainter()) {
+        self.init(grid: grid, captions: captions, badges: badges, packsGridLayer: PackedBitmap.dimsFaster)
+    }
+
+    /// `packsGridLayer`: whether the frames over the grid read its layer packed (`GridLayerCache`;
+    /// the tests draw both ways).
+    init(grid: Settings.Grid, captions: CaptionPainter? = nil, badges: CellBadgePainter = CellBadgePainter(),
+         packsGridLayer: Bool) {
         self.grid = grid
         self.captions = captions
         self.badges = badges
+        gridLayer = GridLayerCache(packs: packsGridLayer)
     }
 
     /// The bitmap drawn into last was written by something else: the next frame is drawn whole
@@ -154,8 +162,12 @@ public struct Renderer {
             }
             let dimmed = Background.dimmedGrid(layer: gridLayer.version, dim: PixelMath.alphaWeight(min(1, frame.backgroundAlpha)))
             background = dimmed
+            let alpha = min(1, frame.backgroundAlpha)
             for rect in uncovered(dimmed) {
-                target.blend(rect, color: Pixel.black, alpha: min(1, frame.backgroundAlpha), over: layer)
+                switch layer {
+                case .drawn(let drawn): target.blend(rect, color: Pixel.black, alpha: alpha, over: drawn)
+                case .packed(let packed): target.blend(rect, color: Pixel.black, alpha: alpha, over: packed)
+                }
             }
         }
         for page in pages {

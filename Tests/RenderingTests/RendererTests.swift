@@ -98,18 +98,22 @@ private final class TestPhotos: PhotoImages {
         var rng = SplitMix64(seed: 23)
         let photos = Self.photos(using: &rng, missing: 0)
         photos.screenImages[9] = nil
-        for (alpha, drawsGrid) in [(0.6, true), (0.0, true), (1.0, false), (0.999, true)] {
-            for index in [5, 9] {
-                let renderer = Renderer(grid: Settings.Grid())
+        // Alpha -1: the dim follows the drag, 0.8 down to 0 (the whole layer dimmed anew each frame).
+        for (alpha, drawsGrid) in [(0.6, true), (0.0, true), (1.0, false), (0.999, true), (-1, true)] {
+            // The grid layer read packed (as where the CPU has AVX2) and as drawn.
+            for (index, packs) in [(5, false), (9, false), (5, true), (9, true)] {
+                let renderer = Renderer(grid: Settings.Grid(), packsGridLayer: packs)
                 var target = Bitmap(width: Int(Self.screen.width), height: Int(Self.screen.height), color: 0xAB_CD_EF)
                 for step in 0...24 {
                     let t = Double(step) / 24
                     let rect = Rect(x: -30 + 150 * t, y: 10 - 50 * t + 80 * t * t, width: 120 - 70 * t, height: 80 - 40 * t)
                     let photoAlpha = step == 12 ? 0.5 : 1
                     let frame = SceneFrame(time: t, mode: .dismissing, currentIndex: index, gridScroll: 0, drawsGrid: drawsGrid,
-                                           gridCells: Self.cells(scroll: 0), hiddenIndex: index, backgroundAlpha: alpha, pages: [],
+                                           gridCells: Self.cells(scroll: 0), hiddenIndex: index,
+                                           backgroundAlpha: alpha < 0 ? 0.8 * (1 - t) : alpha, pages: [],
                                            movingPhoto: PhotoPlacement(index: index, rect: rect, alpha: photoAlpha))
-                    expectRenderedAsDrawnWhole(frame, renderer, photos, "alpha \(alpha) photo \(index) step \(step)", target: &target)
+                    expectRenderedAsDrawnWhole(frame, renderer, photos, "alpha \(alpha) photo \(index) packed \(packs) step \(step)",
+                                               target: &target)
                 }
             }
         }
