@@ -8,12 +8,14 @@
 #endif
 
 void vitrine_pack_pixels(const uint32_t *from, uint8_t *to, size_t count) {
-    for (size_t x = 0; x < count; x++) {
-        const uint32_t p = from[x];
-        to[3 * x] = (uint8_t)p;
-        to[3 * x + 1] = (uint8_t)(p >> 8);
-        to[3 * x + 2] = (uint8_t)(p >> 16);
-    }
+    if (count == 0) return;
+    // Each pixel as one 4-byte store, its X byte overwritten by the next pixel's blue; the last
+    // one byte by byte, so nothing past the row is written.
+    for (size_t x = 0; x + 1 < count; x++) memcpy(to + 3 * x, from + x, 4);
+    const uint32_t p = from[count - 1];
+    to[3 * count - 3] = (uint8_t)p;
+    to[3 * count - 2] = (uint8_t)(p >> 8);
+    to[3 * count - 1] = (uint8_t)(p >> 16);
 }
 
 // Four packed pixels (12 bytes) at `from` widened: one 8-byte and one 4-byte load, little-endian

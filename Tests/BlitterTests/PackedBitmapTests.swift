@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite struct PackedBitmapTests {
     /// Packing keeps blue, green and red of every pixel and nothing else, whatever the X byte and
-    /// the source's stride; packing another size takes that size.
+    /// the source's stride, and writes nothing past the last; packing another size takes that size.
     @Test func packingKeepsTheColourOfEveryPixelAndDropsTheXByte() {
         var rng = SplitMix64(seed: 41)
         var source = TestImages.random(width: 23, height: 7, stride: 29, using: &rng)
@@ -16,6 +16,8 @@ import TestSupport
         for y in 0..<7 {
             for x in 0..<23 { #expect(packed[x, y] == source[x, y] & 0x00FF_FFFF, "(\(x), \(y))") }
         }
+        // Nothing written past the last pixel (where the wide kernel's loads may run).
+        #expect(packed.bytes[(23 * 7 * 3)...].allSatisfy { $0 == 0 })
     }
 
     /// The dim from a packed layer gives what it gives from the layer itself (whose X bytes are
