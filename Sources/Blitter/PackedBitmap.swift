@@ -14,7 +14,7 @@ public struct PackedBitmap: Sendable {
     /// into a buffer first, which costs more than the bytes saved (forced on x86-64: a drag's
     /// frame 0.77x of pixman's against 0.62x from the `Bitmap`).
     public static let dimsFaster = Bitmap.wideKernels
-    /// Bytes the wide kernel may read past a row's last pixel.
+    /// Bytes after the last row, where the wide kernel's loads may run (8 at most).
     static let padding = 32
 
     /// A black picture; a zero or negative size gives an empty one.

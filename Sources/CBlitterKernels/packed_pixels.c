@@ -1,5 +1,5 @@
-// Pixels packed to 3 bytes (PackedBitmap) and back: plain loops the compiler vectorises, on every
-// CPU. The AVX2 dim reads packed pixels itself (vitrine_color_blend_packed_avx2).
+// Pixels packed to 3 bytes (PackedBitmap) and back, in plain C for every CPU. The AVX2 dim widens
+// packed pixels itself as it reads them (vitrine_color_blend_packed_avx2).
 #include "CBlitterKernels.h"
 #include <string.h>
 
