@@ -29,11 +29,21 @@ public final class TimerFD {
     public var fileDescriptor: Int32 { descriptor.rawValue }
 
     /// Fires once at `deadline` (seconds on the timer's clock); a deadline in the past fires at once.
-    public func arm(at deadline: Double) throws {
+    /// Returns true when the wall clock was set since this timer was last armed or read: the
+    /// kernel arms it all the same but reports the change here (ECANCELED), and no read will, so
+    /// the caller must work out again whatever it armed the timer for.
+    @discardableResult
+    public func arm(at deadline: Double) throws -> Bool {
         var spec = itimerspec()
         spec.it_value = Self.timespec(deadline)
         let flags = clock == .wall ? TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET : TFD_TIMER_ABSTIME
-        try systemCall("timerfd_settime") { timerfd_settime(fileDescriptor, Int32(flags), &spec, nil) }
+        do {
+            try systemCall("timerfd_settime") { timerfd_settime(fileDescriptor, Int32(flags), &spec, nil) }
+        } catch {
+            guard error.errno == .canceled, clock == .wall else { throw error }
+            return true
+        }
+        return false
     }
 
     /// A deadline in seconds as the kernel takes it, never zero (which disarms). The deadline may

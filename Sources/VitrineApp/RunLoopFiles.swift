@@ -103,7 +103,14 @@ final class RunLoopFiles {
             return
         }
         do {
-            try scheduleTimer.arm(at: alarm)
+            if try scheduleTimer.arm(at: alarm) {
+                // The clock was set after the timer last fired and before it was armed again, and
+                // the kernel told this call instead of a read: the opening hours are worked out
+                // again at once, on the new clock (the timer fires now, then is armed anew).
+                SystemTimeZone.reload()
+                logger.notice("the wall clock was set: opening hours worked out again")
+                try scheduleTimer.arm(at: 0)
+            }
         } catch {
             logger.warning("opening hours: cannot arm the wall-clock timer: \(error)")
         }
