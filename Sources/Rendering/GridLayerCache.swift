@@ -55,10 +55,18 @@ final class GridLayerCache {
     enum Layer {
         case drawn(Bitmap)
         case packed(PackedBitmap)
+
+        /// `rect` of the layer into `target` with black over it at `alpha`.
+        func dim(_ rect: PixelRect, alpha: Double, into target: inout Bitmap) {
+            switch self {
+            case .drawn(let bitmap): target.blend(rect, color: Pixel.black, alpha: alpha, over: bitmap)
+            case .packed(let packed): target.blend(rect, color: Pixel.black, alpha: alpha, over: packed)
+            }
+        }
     }
 
     /// `packs`: whether the frames read the layer packed.
-    init(packs: Bool = PackedBitmap.dimsFaster) {
+    init(packs: Bool) {
         self.packs = packs
     }
 

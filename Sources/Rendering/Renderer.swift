@@ -160,15 +160,10 @@ public struct Renderer {
             let layer = gridLayer.layer(for: frame, images: images, size: screen, grid: grid) { frame, thumbnails, badges, layer in
                 drawGrid(frame, thumbnails: thumbnails, badges: badges, into: &layer)
             }
-            let dimmed = Background.dimmedGrid(layer: gridLayer.version, dim: PixelMath.alphaWeight(min(1, frame.backgroundAlpha)))
-            background = dimmed
             let alpha = min(1, frame.backgroundAlpha)
-            for rect in uncovered(dimmed) {
-                switch layer {
-                case .drawn(let drawn): target.blend(rect, color: Pixel.black, alpha: alpha, over: drawn)
-                case .packed(let packed): target.blend(rect, color: Pixel.black, alpha: alpha, over: packed)
-                }
-            }
+            let dimmed = Background.dimmedGrid(layer: gridLayer.version, dim: PixelMath.alphaWeight(alpha))
+            background = dimmed
+            for rect in uncovered(dimmed) { layer.dim(rect, alpha: alpha, into: &target) }
         }
         for page in pages {
             if let band = bands[page.index] {
