@@ -9,7 +9,8 @@ import Logging
 /// network. The thread runs `mosquitto_loop` itself rather than `mosquitto_loop_start`, whose loop
 /// gives up for good on a TLS error, a failed DNS lookup or a broker that sends garbage: a kiosk
 /// must keep trying whatever the broker did, with its own backoff (`ReconnectSchedule`: 1 s
-/// doubling to 60 s), and say so once. The delegate is called on that thread.
+/// doubling to 60 s, reset only by a connection that held 30 s), and say so once. The delegate is
+/// called on that thread.
 ///
 /// The will (`offline`, retained) is set before the first connect; `stop()` publishes nothing
 /// itself (the bridge publishes `offline` first), disconnects cleanly, joins the thread and frees
@@ -219,6 +220,8 @@ public final class MQTTClient: MQTTConnection, @unchecked Sendable {
                 logger.warning("mqtt: cannot connect to \(brokerName): \(reason); retrying in the background (every \(Int(schedule.shortest)) s at first, every \(Int(schedule.longest)) s at most)")
             case .lost(let reason)?:
                 logger.warning("mqtt: lost the connection to \(brokerName): \(reason); reconnecting in the background")
+            case .lostAgain(let reason, let times, let seconds)?:
+                logger.warning("mqtt: connection to \(brokerName) lost again (\(times) time\(times == 1 ? "" : "s") in the last \(Self.duration(seconds)), each within \(Int(schedule.stableAfter)) s of connecting; last: \(reason)); next attempt in \(Self.duration(wait)), backing off up to \(Int(schedule.longest)) s")
             default:
                 logger.debug("mqtt: attempt \(schedule.failures) failed: \(failure); next in \(wait) s")
             }
@@ -242,8 +245,12 @@ public final class MQTTClient: MQTTConnection, @unchecked Sendable {
             if code != Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 return refusal ?? MQTTError("mosquitto_loop", code: code, detail: lastLibraryError).description
             }
-            if !isConnected, MonotonicClock.now() - attemptStart > Self.connectTimeout {
-                return "no CONNACK from the broker within \(Int(Self.connectTimeout)) s"
+            if !isConnected {
+                if MonotonicClock.now() - attemptStart > Self.connectTimeout {
+                    return "no CONNACK from the broker within \(Int(Self.connectTimeout)) s"
+                }
+            } else if case .stable(let losses, let seconds)? = schedule.connectionHeld(at: MonotonicClock.now()) {
+                logger.notice("mqtt: the connection to \(brokerName) has held \(Int(schedule.stableAfter)) s, after \(losses) losses in \(Self.duration(seconds)); the backoff starts again at \(Self.duration(schedule.shortest))")
             }
         }
     }
@@ -268,6 +275,13 @@ public final class MQTTClient: MQTTConnection, @unchecked Sendable {
         delegate.disconnected(self, reason: reason)
     }
 
+    /// "0.5 s", "40 s", "15 min" for the log.
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 10 { return "\((seconds * 10).rounded() / 10) s" }
+        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
+        return "\(Int((seconds / 60).rounded())) min"
+    }
+
     // MARK: - Callbacks (on the client's thread, inside mosquitto_loop)
 
     private static func from(_ context: UnsafeMutableRawPointer?) -> MQTTClient {
@@ -285,10 +299,13 @@ public final class MQTTClient: MQTTConnection, @unchecked Sendable {
             return self.delegate
         }
         switch schedule.connected(at: MonotonicClock.now()) {
-        case .reconnected(let attempts, let seconds):
+        case .reconnected(let attempts, let seconds)?:
             logger.notice("mqtt: connected to \(brokerName) again after \(attempts) failed attempt\(attempts == 1 ? "" : "s") (\(Int(seconds.rounded())) s)")
-        default:
+        case .connected?:
             logger.info("mqtt: connected to \(brokerName)")
+        default:
+            // Again in a trouble already reported: its losses are counted in one line.
+            logger.debug("mqtt: connected to \(brokerName) again")
         }
         delegate?.connected(self)
     }

@@ -119,6 +119,50 @@ struct MQTTClientTests {
         #expect(try broker.receive(topic: "vitrine/test/state") == ["back"])
     }
 
+    /// A real mosquitto behind a proxy that cuts every connection 100 ms after the CONNACK. The
+    /// waits keep doubling to the longest (0.8 s here) because no connection holds (2 s here), so
+    /// in 8 s the client connects about a dozen times, not the 40 that a wait started again at
+    /// each CONNACK gives; the log has the loss, the reconnect and one line per summary period
+    /// (3 s here) with the count, not two lines per connection. Once the proxy stops cutting, the
+    /// connection holds and the log says so once.
+    @Test func aBrokerThatDropsEachConnectionIsTriedLessAndLessOftenAndLoggedWithACount() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let proxy = try FlappingProxy(brokerPort: broker.port, cutAfter: 0.1)
+        defer { proxy.stop() }
+        let recorder = LogRecorder(), events = ConnectionEvents()
+        let options = MQTTClientOptions(host: "127.0.0.1", port: proxy.port, clientID: "vitrine-flapping", keepalive: 5)
+        let schedule = ReconnectSchedule(shortest: 0.1, longest: 0.8, stableAfter: 2, summaryPeriod: 3)
+        let client = try MQTTClient(options: options, logger: recorder.logger, schedule: schedule)
+        client.start(delegate: events)
+        defer { client.stop() }
+        let start = MonotonicClock.now()
+        try #require(events.wait { $0.connected == 1 })
+        Thread.sleep(forTimeInterval: 8 - (MonotonicClock.now() - start))
+        let connections = events.snapshot.connected
+        let lines = recorder.messages.filter { $0.level >= .info }.map(\.text)
+        print("flapping broker: \(connections) connections and \(lines.count) log lines (info and above) in 8 s")
+        // Waits 0.1, 0.2, 0.4 and 0.8 s, then 0.8 s each: 4 + 6.5 s / 0.9 s is 11 connections,
+        // plus a margin for the loaded machine's connection set-ups.
+        #expect(connections >= 5 && connections <= 14, "\(connections) connections in 8 s")
+        #expect(proxy.cutConnections >= connections - 1)
+        // "connecting", "connected", the loss, the reconnect, the first repeat and then one line
+        // per 3 s.
+        #expect(lines.count <= 8, "\(lines.joined(separator: "\n"))")
+        #expect(lines.filter { $0.contains("lost the connection to mqtt://127.0.0.1:\(proxy.port)") }.count == 1)
+        let repeats = lines.filter { $0.contains("connection to mqtt://127.0.0.1:\(proxy.port) lost again (") }
+        #expect(repeats.count >= 2 && repeats.count <= 4, "\(lines.joined(separator: "\n"))")
+        #expect(repeats.first?.contains("lost again (1 time in the last") == true, "\(repeats)")
+        #expect(repeats.first?.contains("each within 2 s of connecting") == true, "\(repeats)")
+
+        proxy.cutting = false
+        try #require(recorder.wait(seconds: 6) { $0.contains { $0.text.contains("has held 2 s, after") } },
+                     "\(recorder.messages.map(\.text).joined(separator: "\n"))")
+        #expect(client.isConnected)
+        #expect(client.publish(MQTTMessage(topic: "vitrine/test/state", text: "steady", retain: true)))
+        #expect(try broker.receive(topic: "vitrine/test/state") == ["steady"])
+    }
+
     @Test func aServerSendingGarbageNeitherCrashesNorHangsTheClientWhichKeepsTrying() throws {
         let server = try GarbageServer()
         defer { server.stop() }
