@@ -24,7 +24,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
             case .notDirectory(let kind):
                 return "not a folder (\(kind))"
             case .tooLarge(let size, let limit):
-                return "file too large: \(size) bytes (\(megabytes(size))), the limit is \(limit) bytes (\(megabytes(limit)))"
+                return "file too large: \(exactly(size)), the limit is \(exactly(limit))"
             }
         }
     }
@@ -126,8 +126,7 @@ public enum FileKind: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// "1.5 MB" (MB of 2^20 bytes, one decimal), without Foundation's locale-dependent formatting.
-private func megabytes(_ bytes: Int) -> String {
-    let tenths = (bytes * 10 + (1 << 19)) >> 20
-    return "\(tenths / 10).\(tenths % 10) MB"
+/// "4096 bytes (4 KB)": the exact count, and the size a reader takes in at a glance where it differs.
+private func exactly(_ bytes: Int) -> String {
+    bytes.magnitude < 1024 ? "\(ByteCount(bytes))" : "\(bytes) bytes (\(ByteCount(bytes)))"
 }

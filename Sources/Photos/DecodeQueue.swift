@@ -282,7 +282,7 @@ extension DecodeQueue {
         }
 
         private func megabytes(_ bytes: Int) -> String {
-            "\((bytes + (1 << 20) - 1) >> 20) MB"
+            "\(ByteCount(bytes))"
         }
 
         /// A thumbnail from the disk cache if it has a sound one; else the original decoded, and the

@@ -1,3 +1,5 @@
+import Linux
+
 /// What a walk over a JPEG's marker segments found, up to the first scan. Pure: no I/O.
 ///
 /// The viewer reads only the start of each file when it scans the library; this walk says whether
@@ -199,7 +201,7 @@ struct JPEGLayout: Equatable {
                 "its ICC profile lacks chunk\(sequences.count == 1 ? "" : "s") "
                     + sequences.prefix(8).map(String.init).joined(separator: ", ") + (sequences.count > 8 ? "..." : "") + " of \(count)"
             case .tooManyChunks: "its ICC profile has more than \(JPEGLayout.maxICCChunks) APP2 chunks"
-            case let .tooLarge(bytes): "its ICC profile is over \(JPEGLayout.maxICCProfileBytes >> 20) MB (\(bytes) bytes)"
+            case let .tooLarge(bytes): "its ICC profile is over \(ByteCount(JPEGLayout.maxICCProfileBytes)) (\(bytes) bytes)"
             }
         }
     }

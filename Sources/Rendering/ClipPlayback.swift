@@ -183,7 +183,7 @@ public final class ClipPlayback {
     }
 
     private func megabytes(_ bytes: Int) -> String {
-        "\((bytes + (1 << 20) - 1) >> 20) MB"
+        "\(ByteCount(bytes))"
     }
 
     /// The frame due at `t`, and its version on the placements that show the item.

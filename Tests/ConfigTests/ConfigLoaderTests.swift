@@ -59,7 +59,7 @@ import Testing
         try String(repeating: "#", count: (1 << 20) + 1).write(toFile: large, atomically: false, encoding: .utf8)
         let tooLarge = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: large) }
         #expect(tooLarge?.description
-                == "\(large): read: file too large: 1048577 bytes (1.0 MB), the limit is 1048576 bytes (1.0 MB)")
+                == "\(large): read: file too large: 1048577 bytes (1 MB), the limit is 1048576 bytes (1 MB)")
     }
 
     @Test func loadReadsAFile() throws {

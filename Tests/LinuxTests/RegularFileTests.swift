@@ -74,7 +74,7 @@ import Testing
         try writeBytes([UInt8](repeating: 0x23, count: (1 << 20) + 1), to: path)
         let error = try #require(throws: SystemError.self) { try RegularFile.read(path, limit: 1 << 20) }
         #expect(error == SystemError("read", path: path, reason: .tooLarge(size: 1_048_577, limit: 1_048_576)))
-        #expect(error.description == "read \(path): file too large: 1048577 bytes (1.0 MB), the limit is 1048576 bytes (1.0 MB)")
+        #expect(error.description == "read \(path): file too large: 1048577 bytes (1 MB), the limit is 1048576 bytes (1 MB)")
         // At the limit exactly, it is read.
         try writeBytes([UInt8](repeating: 0x23, count: 1 << 20), to: path)
         #expect(try RegularFile.read(path, limit: 1 << 20).count == 1 << 20)
