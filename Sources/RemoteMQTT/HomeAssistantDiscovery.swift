@@ -96,6 +96,24 @@ public struct HomeAssistantDiscovery: Sendable {
         "\(prefix)/\(entity.component)/\(node)/\(entity.objectID)/config"
     }
 
+    /// Where Vitrine published the configs before node ids were escaped (`MQTTTopics.legacyNodeID`);
+    /// nil when this kiosk's id did not change. The bridge subscribes to it and clears the configs
+    /// that are this kiosk's (`isLegacyConfig`), so Home Assistant does not keep a second device.
+    public var legacyConfigs: String? {
+        topics.legacyNodeID == topics.nodeID ? nil : "\(Self.prefix)/+/\(topics.legacyNodeID)/+/config"
+    }
+
+    /// Whether `message` is a retained config under `legacyConfigs` that this kiosk published: it
+    /// names this kiosk's availability topic. Another kiosk whose old id was the same (`site/a_b`
+    /// and `site_a/b`) names its own, and its config is left to it.
+    public func isLegacyConfig(_ message: MQTTMessage) -> Bool {
+        let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard legacyConfigs != nil, message.retain, !message.payload.isEmpty, parts.count == 5,
+              parts[0] == Self.prefix, parts[2] == topics.legacyNodeID, parts[4] == "config",
+              let json = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else { return false }
+        return json["availability_topic"] as? String == topics.availability
+    }
+
     /// The retained config messages, one per entity.
     public var messages: [MQTTMessage] {
         entities.map { entity in

@@ -41,6 +41,8 @@ public final class MQTTBridge: ControlTransport, MQTTConnectionDelegate, Sendabl
 
     public let topics: MQTTTopics
     private let discovery: [MQTTMessage]
+    /// Where the configs of the old node id are, to clear this kiosk's (see `HomeAssistantDiscovery`).
+    private let legacyDiscovery: HomeAssistantDiscovery?
     private let state: RemoteState
     private let connection: any MQTTConnection
     private let closeConnection: @Sendable () -> Void
@@ -59,6 +61,7 @@ public final class MQTTBridge: ControlTransport, MQTTConnectionDelegate, Sendabl
                 clock: @escaping @Sendable () -> Double = { MonotonicClock.now() }) {
         self.topics = topics
         self.discovery = discovery?.messages ?? []
+        legacyDiscovery = discovery?.legacyConfigs == nil ? nil : discovery
         self.state = state
         self.connection = connection
         self.closeConnection = closeConnection
@@ -116,6 +119,7 @@ public final class MQTTBridge: ControlTransport, MQTTConnectionDelegate, Sendabl
 
     public func connected(_ connection: any MQTTConnection) {
         connection.subscribe(topic: topics.command)
+        if let legacy = legacyDiscovery?.legacyConfigs { connection.subscribe(topic: legacy) }
         connection.publish(MQTTMessage(topic: topics.availability, text: MQTTTopics.online, retain: true))
         for message in discovery { connection.publish(message) }
         published.withLock {
@@ -132,6 +136,13 @@ public final class MQTTBridge: ControlTransport, MQTTConnectionDelegate, Sendabl
     }
 
     public func received(_ message: MQTTMessage, on connection: any MQTTConnection) {
+        if let legacyDiscovery, legacyDiscovery.isLegacyConfig(message) {
+            // An empty retained message deletes it, and Home Assistant the entity it made.
+            if connection.publish(MQTTMessage(topic: message.topic, payload: [], retain: true)) {
+                logger.info("mqtt: cleared the Home Assistant config \(LogLine.escaped(message.topic)) published under this kiosk's old node id")
+            }
+            return
+        }
         guard message.topic == topics.command else { return }
         let result: Result<RemoteAction, RemoteRequestError>
         if message.payload.count > Self.commandLimit {

@@ -26,7 +26,7 @@ URL = "http://127.0.0.1:9180"
 TOKEN = "guest-token-mqtt"
 HOST = "kiosk1"
 TOPIC = f"vitrine/{HOST}"
-NODE = f"vitrine_{HOST}"
+NODE = f"vitrine__{HOST}"  # the topic escaped: "/" is "__" (MQTTTopics.nodeID)
 BROKER_CONFIG = b"""listener 1883 127.0.0.1
 allow_anonymous true
 persistence false

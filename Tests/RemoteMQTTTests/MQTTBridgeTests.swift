@@ -68,7 +68,7 @@ import Testing
     @Test func aConnectSubscribesAndPublishesAvailabilityDiscoveryAndState() throws {
         let kiosk = Kiosk()
         kiosk.bridge.connected(kiosk.connection)
-        #expect(kiosk.connection.subscribed == ["vitrine/lobby/command"])
+        #expect(kiosk.connection.subscribed == ["vitrine/lobby/command", "homeassistant/+/vitrine_lobby/+/config"])
         let published = kiosk.connection.published
         #expect(published.first == MQTTMessage(topic: "vitrine/lobby/availability", text: "online", retain: true))
         let configs = published.filter { $0.topic.hasPrefix("homeassistant/") }
@@ -82,6 +82,23 @@ import Testing
         #expect(json["mode"] as? String == "grid")
         #expect(json["version"] as? String == "1.2.3")
         #expect(json["current_index"] is NSNull && json["current_photo"] is NSNull)
+    }
+
+    /// The retained configs under the node id of before the escape are cleared when they are this
+    /// kiosk's, and left when another kiosk's (whose old id was the same) are there.
+    @Test func theOldNodeIDsConfigsOfThisKioskAreClearedAndNoOtherKiosks() throws {
+        let kiosk = Kiosk()
+        kiosk.bridge.connected(kiosk.connection)
+        kiosk.connection.clear()
+        func config(availability: String) -> MQTTMessage {
+            MQTTMessage(topic: "homeassistant/switch/vitrine_lobby/screen/config",
+                        payload: Array(try! JSONSerialization.data(withJSONObject: ["availability_topic": availability])), retain: true)
+        }
+        kiosk.bridge.received(config(availability: "vitrine_lobby/availability"), on: kiosk.connection)
+        #expect(kiosk.connection.published.isEmpty)
+        kiosk.bridge.received(config(availability: "vitrine/lobby/availability"), on: kiosk.connection)
+        #expect(kiosk.connection.published == [MQTTMessage(topic: "homeassistant/switch/vitrine_lobby/screen/config", payload: [], retain: true)])
+        #expect(kiosk.log.messages.contains { $0.text.contains("cleared the Home Assistant config homeassistant/switch/vitrine_lobby/screen/config") })
     }
 
     @Test func withoutHomeAssistantNoDiscoveryIsPublished() {
@@ -134,7 +151,7 @@ import Testing
         kiosk.tick(after: 2)
         #expect(kiosk.connection.published.isEmpty, "not connected: waits for the connect")
         kiosk.bridge.connected(kiosk.connection)
-        #expect(kiosk.connection.subscribed.count == 2, "subscribed again")
+        #expect(kiosk.connection.subscribed.count == 4, "subscribed again (commands and the old discovery configs)")
         let state = try kiosk.stateJSON(try #require(kiosk.connection.published(on: kiosk.topics.state).last))
         #expect(state["photo_count"] as? Int == 9)
         #expect(kiosk.connection.published(on: kiosk.topics.availability).map(\.payload) == [Array("online".utf8)])

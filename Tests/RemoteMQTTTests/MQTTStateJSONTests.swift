@@ -31,7 +31,7 @@ import Testing
         #expect(topics.base == "vitrine/lobby")
         #expect([topics.command, topics.state, topics.availability, topics.error]
             == ["vitrine/lobby/command", "vitrine/lobby/state", "vitrine/lobby/availability", "vitrine/lobby/error"])
-        #expect(topics.nodeID == "vitrine_lobby")
+        #expect(topics.nodeID == "vitrine__lobby")
         #expect(MQTTTopics(template: "kiosks/a", hostname: "x").base == "kiosks/a")
         #expect(MQTTTopics(template: "v/%hostname%", hostname: "a+b#c/d").base == "v/a_b_c_d")
         #expect(MQTTTopics(template: "v/%hostname%", hostname: "").base == "v/unnamed")
@@ -60,5 +60,7 @@ import Testing
         #expect(binary.hasSuffix("is not UTF-8 text"))
         guard case .unusable(let missing) = MQTTPassword.load(path: "/nonexistent/vitrine.password") else { Issue.record("taken"); return }
         #expect(missing.hasPrefix("cannot read the password file (mqtt.password_file): "))
+        guard case .unusable(let large) = try load(Array(repeating: 0x61, count: 5000)) else { Issue.record("taken"); return }
+        #expect(large.hasSuffix("file too large: 5000 bytes (4.9 KB), the limit is 4096 bytes (4 KB)"), "\(large)")
     }
 }
