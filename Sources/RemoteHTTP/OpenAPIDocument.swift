@@ -15,7 +15,7 @@ enum OpenAPIDocument {
     "title": "Vitrine remote status and control",
     "version": "1",
     "summary": "The HTTP server of a Vitrine kiosk: its state, metrics, screenshot and a few commands.",
-    "description": "Served when `[remote] listen` is set (SPEC §9, §14). `/screenshot` and `/control` need `Authorization: Bearer TOKEN`, the content of `remote.token_file` (read at each request); without a readable, non-empty token file they answer 403 and say why. Every error is one line of `text/plain; charset=utf-8` saying why. A path not listed here answers 404 with the list of endpoints (`NotFound`); a listed path asked with another method answers 405 with an `Allow` header (`MethodNotAllowed`). Limits: a header field of at most 8 KB, 16 KB and 100 fields in all (else 431 or the connection closed), 5 s for a request's head and 10 s for the whole request, at most 8 connections from one address and 64 in all.",
+    "description": "Served when `[remote] listen` is set (SPEC §9, §14). `/screenshot` and `/control` need `Authorization: Bearer TOKEN`, the content of `remote.token_file` (read at each request); without a readable, non-empty token file they answer 403 and say why. Every error is one line of `text/plain; charset=utf-8` saying why. A path not listed here answers 404 with the list of endpoints (`NotFound`); a listed path asked with another method answers 405 with an `Allow` header (`MethodNotAllowed`). Every path that answers GET answers HEAD too: the same status and headers (`Content-Length` the GET body's), no body. Limits: a header field of at most 8 KB, 16 KB and 100 fields in all (else 431 or the connection closed), 5 s for a request's head and 10 s for the whole request, at most 8 connections from one address and 64 in all.",
     "license": {"name": "MIT", "identifier": "MIT"}
   },
   "paths": {
@@ -241,7 +241,7 @@ enum OpenAPIDocument {
       },
       "MethodNotAllowed": {
         "description": "A listed path with another method.",
-        "headers": {"Allow": {"schema": {"enum": ["GET", "POST"]}}},
+        "headers": {"Allow": {"schema": {"enum": ["GET, HEAD", "POST"]}}},
         "content": {"text/plain": {"schema": {"$ref": "#/components/schemas/Message"}}}
       }
     }

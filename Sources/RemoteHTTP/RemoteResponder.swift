@@ -24,6 +24,8 @@ struct RemoteResponder: HTTPResponder {
         case openAPI = "/openapi.json"
 
         var method: HTTPRequest.Method { self == .control ? .post : .get }
+        /// What it answers: HEAD wherever GET.
+        var methods: [HTTPRequest.Method] { method == .get ? [.get, .head] : [method] }
         var needsToken: Bool { self == .screenshot || self == .control }
     }
 
@@ -33,13 +35,21 @@ struct RemoteResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         RemoteServer.yieldToTheFrameLoop()
         defer { state.noteAnswered() }
+        let response = await answer(request)
+        // HEAD is GET without the body (RFC 9110 §9.3.2): the same status and headers, the
+        // Content-Length GET's body has; every answer to it, errors too.
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    private func answer(_ request: Request) async -> Response {
         guard let route = Route(rawValue: request.uri.path) else {
-            let endpoints = Route.allCases.map { "\($0.method.rawValue) \($0.rawValue)" }.joined(separator: ", ")
+            let endpoints = Route.allCases.map { "\($0.methods.map(\.rawValue).joined(separator: "/")) \($0.rawValue)" }.joined(separator: ", ")
             return Self.text(.notFound, "no such endpoint: \(request.uri.path.prefix(200)); there are \(endpoints)")
         }
-        guard request.method == route.method else {
-            var response = Self.text(.methodNotAllowed, "\(route.rawValue) takes \(route.method.rawValue) only")
-            response.headers[.allow] = route.method.rawValue
+        guard route.methods.contains(request.method) else {
+            let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
+            var response = Self.text(.methodNotAllowed, "\(route.rawValue) takes \(route.methods.map(\.rawValue).joined(separator: " or ")) only")
+            response.headers[.allow] = allowed
             return response
         }
         if route.needsToken, let refusal = authorize(request) { return refusal }

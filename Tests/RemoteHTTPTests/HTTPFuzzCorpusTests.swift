@@ -22,6 +22,7 @@ import TestSupport
         #expect(try outcome("control-next-chunked").statuses == [202])
         #expect(try outcome("control-wrong-token").statuses == [401])
         #expect(try outcome("delete-metrics").statuses == [405])
+        #expect(try outcome("head-status-then-get") == ([200, 200], true))
     }
 
     @Test(arguments: FuzzCorpus.inputs("http"))

@@ -143,6 +143,63 @@ import TestSupport
         #expect(Self.documented("DELETE", "/status", 405) != nil)
     }
 
+    /// Every route that answers GET answers HEAD as the document says: the same status and
+    /// headers (the date aside), Content-Length that of GET's body, and no body, which a client
+    /// that keeps the connection sees (the next answer starts right after the head). A POST route
+    /// and an unknown path answer HEAD without a body too, and a GET route's 405 allows both.
+    @Test func everyGETRouteAnswersHEADWithGETsHeadersAndNoBody() async throws {
+        let folder = try TestPaths.temporaryDirectory("openapi-head")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tokenFile = folder + "/token"
+        try "open-sesame\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let state = RemoteState(version: "1", wake: {})
+        var snapshot = state.currentSnapshot()
+        snapshot.state = .showing
+        snapshot.photoCount = 2
+        state.publish(snapshot)
+        let (server, port) = try await startServer(tokenFile: tokenFile, state: state)
+        defer { Self.stopOffThePool(server) }
+        // The run loop's side: hands over a frame to each screenshot, until the test ends.
+        let ended = Ended()
+        Thread {
+            while !ended.value {
+                if state.wantsScreenshot { state.answerScreenshots(with: Bitmap(width: 4, height: 2, color: 0x10_20_30)) }
+                usleep(1000)
+            }
+        }.start()
+        defer { ended.value = true }
+
+        let gets = RemoteResponder.Route.allCases.filter { $0.method == .get }
+        #expect(Set(gets.map(\.rawValue)) == ["/", "/metrics", "/status", "/screenshot", "/openapi.json"])
+        for route in gets {
+            let token = route.needsToken ? "open-sesame" : nil
+            let get = try await exchange(port, request("GET", route.rawValue, token: token))
+            let head = try await exchange(port, request("HEAD", route.rawValue, token: token))
+            #expect(get.status == 200 && head.status == 200, "\(route.rawValue): \(head.status)")
+            #expect(head.body.isEmpty, "\(route.rawValue)")
+            #expect(head.headers.filter { $0.key != "date" } == get.headers.filter { $0.key != "date" }, "\(route.rawValue)")
+            // The screenshot's PNG is not text: its length is the header's (the same, above).
+            if route != .screenshot {
+                #expect(head.headers["content-length"] == String(get.body.utf8.count), "\(route.rawValue)")
+            }
+            #expect(head.headers["content-length"] != nil, "\(route.rawValue)")
+            #expect(Self.undocumented("GET", route.rawValue, head) == nil)
+        }
+        for (path, status) in [("/control", 405), ("/nowhere", 404)] {
+            let head = try await exchange(port, request("HEAD", path))
+            #expect(head.status == status && head.body.isEmpty, "HEAD \(path): \(head.status) \(head.body)")
+        }
+        let post = try await exchange(port, request("POST", "/status", body: "{}"))
+        #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
+
+        // Kept alive: the answer to the GET after a HEAD starts where the HEAD's head ends.
+        let pipelined = "HEAD /status HTTP/1.1\r\nHost: test\r\n\r\n" + request("GET", "/openapi.json")
+        let both = try await exchange(port, pipelined)
+        #expect(both.status == 200)
+        #expect(both.body.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(both.body.prefix(200))")
+        #expect(both.body.hasSuffix(OpenAPIDocument.text))
+    }
+
     /// The keys `/status` writes are the ones the document requires: a key added to one and not
     /// the other fails here (the schema lets clients meet keys it does not name, so schemathesis
     /// would not notice).
@@ -226,5 +283,15 @@ import TestSupport
 
         #expect(seen["GET /screenshot"] == [200, 401, 403, 503])
         #expect(seen["POST /control"] == [202, 400, 401, 403, 413, 503])
+    }
+}
+
+/// A flag one thread sets and another reads.
+private final class Ended: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = false
+    var value: Bool {
+        get { lock.withLock { ended } }
+        set { lock.withLock { ended = newValue } }
     }
 }
