@@ -109,7 +109,7 @@ let package = Package(
             "Blitter", "Geometry", "Linux", "CFFmpeg", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Photos", dependencies: [
-            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "Colour", "Clips", "Linux", "Config", "RunLoopRules",
+            "Blitter", "CTurboJPEG", "CJPEGShim", "CExpat", "CHeif", "CWebP", "CSpng", "CZlib", "Colour", "Clips", "Linux", "Config", "RunLoopRules",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(name: "DRMTests", dependencies: ["DRM", "Config", "Geometry"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "DRM", "Touch", "Config", "Geometry"]),
         .testTarget(name: "PhotosTests", dependencies: [
-            "Photos", "Blitter", "Geometry", "Linux", "PNG", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
+            "Photos", "Blitter", "CZlib", "Geometry", "Linux", "PNG", "TestSupport", "FuzzTargets", .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], exclude: ["JPEGs", "Formats"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Blitter"]),

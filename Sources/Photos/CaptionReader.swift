@@ -92,6 +92,7 @@ public struct CaptionReader: Sendable {
         if text == nil {
             text = Self.text(in: metadata, problems: &problems)
         }
+        problems += metadata.unread
         if metadata.skippedSegments > 0 {
             problems.append("\(metadata.skippedSegments) metadata segments past the first \(JPEGLayout.maxMetadataSegments) not read")
         }

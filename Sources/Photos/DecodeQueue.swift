@@ -43,8 +43,8 @@ public final class DecodeQueue: @unchecked Sendable {
     public convenience init(cache: ImageCache, diskCache: ThumbnailDiskCache? = nil, workers: Int = 2,
                             capacity: Int = 256, decoding options: DecodeOptions = DecodeOptions(),
                             captions: CaptionShelf? = nil, logger: Logger, completion: @escaping Completion) {
-        self.init(cache: cache, diskCache: diskCache, workers: workers, capacity: capacity, logger: logger,
-                  makeDecoder: Self.photoDecoder(options, captions: captions), completion: completion)
+        self.init(cache: cache, diskCache: diskCache, workers: workers, capacity: capacity, decodeLimit: options.memoryBudget,
+                  logger: logger, makeDecoder: Self.photoDecoder(options, captions: captions), completion: completion)
     }
 
     /// Each worker's decode of real photos: the key's file at the key's size through a
@@ -66,12 +66,14 @@ public final class DecodeQueue: @unchecked Sendable {
         }
     }
 
-    /// A queue with any decoder (tests, simulations).
+    /// A queue with any decoder (tests, simulations). `decodeLimit`: what a decode may hold
+    /// besides its output (`DecodeOptions.memoryBudget`); a key asking more is refused without a
+    /// decode, and the cache never grows for it. nil: the cache's own budget.
     public init(cache: ImageCache, diskCache: ThumbnailDiskCache? = nil, workers: Int = 2, capacity: Int = 256,
-                logger: Logger, makeDecoder: @escaping @Sendable () throws -> DecodeFunction,
+                decodeLimit: Int? = nil, logger: Logger, makeDecoder: @escaping @Sendable () throws -> DecodeFunction,
                 completion: @escaping Completion) {
-        state = State(cache: cache, diskCache: diskCache, capacity: max(1, capacity), logger: logger,
-                      completion: completion)
+        state = State(cache: cache, diskCache: diskCache, capacity: max(1, capacity), decodeLimit: decodeLimit ?? cache.budget,
+                      logger: logger, completion: completion)
         for index in 0..<max(1, workers) {
             state.startWorker(name: "vitrine-decode-\(index)", makeDecoder: makeDecoder)
         }
@@ -123,6 +125,7 @@ extension DecodeQueue {
         let cache: ImageCache
         let diskCache: ThumbnailDiskCache?
         let capacity: Int
+        let decodeLimit: Int
         let logger: Logger
         let completion: Completion
 
@@ -139,7 +142,7 @@ extension DecodeQueue {
         private var stopping = false
         private let running = DispatchGroup()
 
-        init(cache: ImageCache, diskCache: ThumbnailDiskCache?, capacity: Int, logger: Logger,
+        init(cache: ImageCache, diskCache: ThumbnailDiskCache?, capacity: Int, decodeLimit: Int, logger: Logger,
              completion: @escaping Completion) {
             if !ProcessHeap.mapLargeBlocks() {
                 logger.warning("mallopt(M_MMAP_THRESHOLD) refused: freed pictures may stay resident in the heap")
@@ -147,6 +150,7 @@ extension DecodeQueue {
             self.cache = cache
             self.diskCache = diskCache
             self.capacity = capacity
+            self.decodeLimit = decodeLimit
             self.logger = logger
             self.completion = completion
         }
@@ -239,10 +243,18 @@ extension DecodeQueue {
         /// reservation (and the warning to log when the cache grew for it, the first time). When
         /// none fits, a decode under way may free room: wait for it; with none under way, nothing
         /// pending can fit until the list changes, and it is dropped.
-        private func next() -> (key: ImageKey, reservation: ImageCache.Reservation, warning: String?)? {
+        private func next() -> Next? {
             condition.lock()
             defer { condition.unlock() }
             while !stopping {
+                // What the file would have a decode hold past the limit is refused, never reserved:
+                // the cache does not grow for it (the scan refuses such files already; this holds
+                // for keys made otherwise).
+                if let index = pending.firstIndex(where: { $0.sourceBytes > decodeLimit }) {
+                    let key = pending.remove(at: index)
+                    inFlight.insert(key)
+                    return .refuse(key, PhotoError(path: key.path, reason: .tooLargeForMemory(needs: key.sourceBytes, budget: decodeLimit)))
+                }
                 var refusedBytes = Int.max  // a less urgent key needing as much cannot fit either
                 for (index, key) in pending.enumerated() {
                     // The whole-image slot is taken: a later, smaller key may start meanwhile.
@@ -270,7 +282,7 @@ extension DecodeQueue {
                     pending.remove(at: index)
                     inFlight.insert(key)
                     if key.holdsLargeWholeImage { largeWholeImageInFlight = true }
-                    return (key, reservation, warning)
+                    return .decode(key, reservation, warning: warning)
                 }
                 if inFlight.isEmpty, !pending.isEmpty {
                     pending.removeAll()
@@ -279,6 +291,13 @@ extension DecodeQueue {
                 condition.wait()
             }
             return nil
+        }
+
+        /// What a worker does next: decode a key with its reservation (and the warning to log when
+        /// the cache grew for it), or refuse one without decoding it.
+        enum Next {
+            case decode(ImageKey, ImageCache.Reservation, warning: String?)
+            case refuse(ImageKey, PhotoError)
         }
 
         private func megabytes(_ bytes: Int) -> String {
@@ -312,23 +331,30 @@ extension DecodeQueue {
         }
 
         private func work(_ decode: DecodeFunction) {
-            while let (key, reservation, warning) = next() {
-                if let warning { logger.warning("\(warning)") }
+            while let next = next() {
+                let key: ImageKey, reservation: ImageCache.Reservation?
                 let result: Result<(entry: MipChain, warning: String?, notice: String?), PhotoError>
-                do {
-                    let image = try decodeThroughDisk(key, decode)
-                    result = .success((Self.entry(image.bitmap, for: key), image.warning, image.notice))
-                } catch let error as PhotoError {
-                    result = .failure(error)
-                } catch {
-                    result = .failure(PhotoError(path: key.path, reason: .corrupt(format: "image", "\(error)")))
+                switch next {
+                case let .refuse(refused, error):
+                    (key, reservation, result) = (refused, nil, .failure(error))
+                case let .decode(decoded, reserved, warning):
+                    (key, reservation) = (decoded, reserved)
+                    if let warning { logger.warning("\(warning)") }
+                    do {
+                        let image = try decodeThroughDisk(key, decode)
+                        result = .success((Self.entry(image.bitmap, for: key), image.warning, image.notice))
+                    } catch let error as PhotoError {
+                        result = .failure(error)
+                    } catch {
+                        result = .failure(PhotoError(path: key.path, reason: .corrupt(format: "image", "\(error)")))
+                    }
                 }
 
                 var logLine: String?, noticeLine: String?
                 let outcome: Result<MipChain, PhotoError>
                 switch result {
                 case let .success(image):
-                    cache.insert(image.entry, replacing: reservation)
+                    if let reservation { cache.insert(image.entry, replacing: reservation) }
                     outcome = .success(image.entry)
                     locked {
                         if let warning = image.warning, warned.insert(key.path).inserted {
@@ -339,7 +365,7 @@ extension DecodeQueue {
                         }
                     }
                 case let .failure(error):
-                    cache.release(reservation)
+                    if let reservation { cache.release(reservation) }
                     outcome = .failure(error)
                     locked {
                         // A file changed since the scan is no damage: the rescan brings its new version.
@@ -358,7 +384,8 @@ extension DecodeQueue {
                 if isLast { ProcessHeap.returnFreePages() }
                 let ranDry = locked { () -> Bool in
                     inFlight.remove(key)
-                    if key.holdsLargeWholeImage { largeWholeImageInFlight = false }
+                    // A refused key never took the whole-image slot.
+                    if key.holdsLargeWholeImage, reservation != nil { largeWholeImageInFlight = false }
                     condition.broadcast()  // the room (or the whole-image slot) it held may let a waiting worker start
                     return pending.isEmpty && inFlight.isEmpty
                 }

@@ -27,6 +27,18 @@ public enum EXIF {
         }
     }
 
+    /// `orientationValue(app1Payload:)` of a bare TIFF structure (a PNG eXIf chunk, a WebP EXIF
+    /// chunk after its optional "Exif\0\0"), read in place.
+    static func orientationValue(tiff: ArraySlice<UInt8>) -> Int? {
+        guard let block = Block(tiff: tiff), case let .found(entry)? = block.entry(orientationTag, inIFDAt: block.firstIFD),
+              entry.count >= 1 else { return nil }
+        switch entry.type {
+        case typeShort: return block.reader.u16(at: entry.valueOffset).map(Int.init)
+        case typeLong: return block.reader.u32(at: entry.valueOffset).map { Int(clamping: $0) }
+        default: return nil
+        }
+    }
+
     /// What a text tag holds: nothing (no EXIF block, no such tag), its text, or bytes that break the
     /// format (offsets past the end, a wrong type, text that is not UTF-8).
     enum Text: Equatable, Sendable {

@@ -65,6 +65,32 @@ enum HEIFBoxes {
         /// 1.15 reports the ispe unrotated when irot comes before ispe in the item's ipma entry);
         /// nil without an ispe.
         var displayedSize: ImageSize?
+        /// Where a grid's descriptor is (its output size, which libheif decodes to whatever the
+        /// ispe says), when the primary item is a grid; nil otherwise.
+        var grid: ItemData? = nil
+        /// The largest ispe among the items the primary item is derived from (a grid's tiles), in
+        /// pixels: each is decoded whole before it is placed.
+        var largestInputPixels: Int? = nil
+    }
+
+    /// Where an item's data lies (its iloc entry's first extent).
+    enum ItemData: Equatable {
+        /// In the meta box's idat (construction method 1): a range of the meta payload's bytes.
+        case idat(Range<Int>)
+        /// In the file (construction method 0): an offset and a length.
+        case file(offset: Int, length: Int)
+    }
+
+    /// The output size a grid's descriptor (ISO/IEC 23008-12 6.6.2.3.2) gives: version, flags,
+    /// rows - 1, columns - 1, then the width and height in 16 or 32 bits (flags bit 0).
+    static func gridOutputSize(descriptor bytes: ArraySlice<UInt8>) -> ImageSize? {
+        guard bytes.count >= 8, bytes[bytes.startIndex] == 0 else { return nil }
+        let wide = bytes[bytes.startIndex + 1] & 1 != 0
+        let fieldLength = wide ? 4 : 2
+        guard bytes.count >= 4 + 2 * fieldLength else { return nil }
+        let width = bigEndian(bytes, bytes.startIndex + 4, fieldLength)
+        let height = bigEndian(bytes, bytes.startIndex + 4 + fieldLength, fieldLength)
+        return ImageSize(width: Int(width), height: Int(height))
     }
 
     /// The primary item of a meta box (its payload after version and flags). Nil when the box
@@ -75,8 +101,79 @@ enum HEIFBoxes {
         let pitmWide = bytes[pitm.payload.lowerBound] != 0
         guard !pitmWide || pitm.payload.count >= 8 else { return nil }
         let primary = bigEndian(bytes, pitm.payload.lowerBound + 4, pitmWide ? 4 : 2)
-        let tiles = tileCount(of: primary, references: derivations(bytes, boxes))
-        return PrimaryItem(tiles: tiles, displayedSize: displayedSize(of: primary, bytes, boxes))
+        let references = derivations(bytes, boxes)
+        let tiles = tileCount(of: primary, references: references)
+        var item = PrimaryItem(tiles: tiles, displayedSize: displayedSize(of: primary, bytes, boxes))
+        if itemType(of: primary, bytes, boxes) == "grid" { item.grid = itemData(of: primary, bytes, boxes) }
+        let inputs = Set(references[primary] ?? []).prefix(maxBoxes)
+        item.largestInputPixels = inputs.compactMap { storedSize(of: $0, bytes, boxes)?.pixelCount }.max()
+        return item
+    }
+
+    /// The item's type (infe version 2 or 3: "hvc1", "av01", "grid"...), from the iinf box.
+    private static func itemType(of item: UInt64, _ bytes: ArraySlice<UInt8>, _ boxes: [Box]) -> String? {
+        guard let iinf = boxes.first(where: { $0.type == "iinf" }), iinf.payload.count >= 6 else { return nil }
+        let countLength = bytes[iinf.payload.lowerBound] == 0 ? 2 : 4
+        let entries = iinf.payload.lowerBound + 4 + countLength..<iinf.payload.upperBound
+        for infe in children(of: bytes, in: entries) where infe.type == "infe" && infe.payload.count >= 4 {
+            let version = bytes[infe.payload.lowerBound]
+            guard version >= 2 else { continue }
+            let idLength = version == 2 ? 2 : 4
+            let idAt = infe.payload.lowerBound + 4, typeAt = idAt + idLength + 2
+            guard typeAt + 4 <= infe.payload.upperBound, bigEndian(bytes, idAt, idLength) == item else { continue }
+            return HEIFFileType.fourCC(bytes[typeAt..<typeAt + 4])
+        }
+        return nil
+    }
+
+    /// Where the item's data is: its iloc entry's first extent (ISO/IEC 14496-12 8.11.3).
+    private static func itemData(of item: UInt64, _ bytes: ArraySlice<UInt8>, _ boxes: [Box]) -> ItemData? {
+        guard let iloc = boxes.first(where: { $0.type == "iloc" }), iloc.payload.count >= 8 else { return nil }
+        var offset = iloc.payload.lowerBound
+        let end = iloc.payload.upperBound
+        let version = bytes[offset]
+        offset += 4
+        let offsetSize = Int(bytes[offset] >> 4), lengthSize = Int(bytes[offset] & 15)
+        let baseOffsetSize = Int(bytes[offset + 1] >> 4), indexSize = version >= 1 ? Int(bytes[offset + 1] & 15) : 0
+        offset += 2
+        guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseOffsetSize),
+              [0, 4, 8].contains(indexSize) else { return nil }
+        let countLength = version < 2 ? 2 : 4
+        guard offset + countLength <= end else { return nil }
+        let count = bigEndian(bytes, offset, countLength)
+        offset += countLength
+        func field(_ length: Int) -> UInt64? {
+            guard offset + length <= end else { return nil }
+            defer { offset += length }
+            return length == 0 ? 0 : bigEndian(bytes, offset, length)
+        }
+        for _ in 0..<min(count, UInt64(maxBoxes)) {
+            guard let id = field(version < 2 ? 2 : 4) else { return nil }
+            var method: UInt64 = 0
+            if version >= 1 { guard let value = field(2) else { return nil }; method = value & 15 }
+            guard field(2) != nil, let base = field(baseOffsetSize), let extents = field(2) else { return nil }
+            var first: (offset: UInt64, length: UInt64)?
+            for _ in 0..<extents {
+                if version >= 1, indexSize > 0 { guard field(indexSize) != nil else { return nil } }
+                guard let extentOffset = field(offsetSize), let extentLength = field(lengthSize) else { return nil }
+                if first == nil { first = (extentOffset, extentLength) }
+            }
+            guard id == item, let first else { continue }
+            let (start, overflow) = base.addingReportingOverflow(first.offset)
+            guard !overflow, start <= UInt64(Int.max / 2), first.length <= UInt64(Int.max / 2) else { return nil }
+            switch method {
+            case 0:
+                return .file(offset: Int(start), length: Int(first.length))
+            case 1:
+                guard let idat = boxes.first(where: { $0.type == "idat" }) else { return nil }
+                let length = first.length == 0 ? UInt64(idat.payload.count) : first.length
+                guard start + length <= UInt64(idat.payload.count) else { return nil }
+                return .idat(idat.payload.lowerBound + Int(start)..<idat.payload.lowerBound + Int(start + length))
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     /// The 'dimg' references of the iref box: item to the items it is derived from.
@@ -116,8 +213,40 @@ enum HEIFBoxes {
         return leaves(primary, depth: 0)
     }
 
+    /// The item's ispe as it is, without its transformations.
+    private static func storedSize(of item: UInt64, _ bytes: ArraySlice<UInt8>, _ boxes: [Box]) -> ImageSize? {
+        guard let listed = properties(of: item, bytes, boxes),
+              let ispe = listed.first(where: { $0.type == "ispe" && $0.payload.count >= 12 }) else { return nil }
+        let width = bigEndian(bytes, ispe.payload.lowerBound + 4, 4), height = bigEndian(bytes, ispe.payload.lowerBound + 8, 4)
+        guard width <= UInt64(Int32.max), height <= UInt64(Int32.max) else { return nil }
+        return ImageSize(width: Int(width), height: Int(height))
+    }
+
     /// The item's ispe, then its clap and irot in ipma order (imir keeps the size).
     private static func displayedSize(of item: UInt64, _ bytes: ArraySlice<UInt8>, _ boxes: [Box]) -> ImageSize? {
+        guard let listed = properties(of: item, bytes, boxes), var size = storedSize(of: item, bytes, boxes) else { return nil }
+        for property in listed {
+            let payload = property.payload
+            switch property.type {
+            case "irot" where payload.count >= 1:
+                if bytes[payload.lowerBound] & 1 == 1 { size = size.transposed }
+            case "clap" where payload.count >= 16:
+                let widthN = bigEndian(bytes, payload.lowerBound, 4), widthD = bigEndian(bytes, payload.lowerBound + 4, 4)
+                let heightN = bigEndian(bytes, payload.lowerBound + 8, 4), heightD = bigEndian(bytes, payload.lowerBound + 12, 4)
+                guard widthD > 0, heightD > 0 else { continue }
+                // libheif rounds the clean aperture's size to whole pixels, within the image.
+                let clean = ImageSize(width: Int(min((widthN + widthD / 2) / widthD, 1 << 31)),
+                                      height: Int(min((heightN + heightD / 2) / heightD, 1 << 31)))
+                size = ImageSize(width: min(max(clean.width, 1), size.width), height: min(max(clean.height, 1), size.height))
+            default:
+                break
+            }
+        }
+        return size
+    }
+
+    /// The properties the ipma box associates with the item, in its order.
+    private static func properties(of item: UInt64, _ bytes: ArraySlice<UInt8>, _ boxes: [Box]) -> [Box]? {
         guard let iprp = boxes.first(where: { $0.type == "iprp" }) else { return nil }
         let inside = children(of: bytes, in: iprp.payload)
         guard let ipco = inside.first(where: { $0.type == "ipco" }), let ipma = inside.first(where: { $0.type == "ipma" }),
@@ -140,30 +269,7 @@ enum HEIFBoxes {
             }
             offset += count * indexLength
         }
-        // The size is the ispe's wherever it is listed; the transformations apply in their order.
-        let listed = (associated ?? []).filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
-        guard let ispe = listed.first(where: { $0.type == "ispe" && $0.payload.count >= 12 }) else { return nil }
-        let width = bigEndian(bytes, ispe.payload.lowerBound + 4, 4), height = bigEndian(bytes, ispe.payload.lowerBound + 8, 4)
-        guard width <= UInt64(Int32.max), height <= UInt64(Int32.max) else { return nil }
-        var size = ImageSize(width: Int(width), height: Int(height))
-        for property in listed {
-            let payload = property.payload
-            switch property.type {
-            case "irot" where payload.count >= 1:
-                if bytes[payload.lowerBound] & 1 == 1 { size = size.transposed }
-            case "clap" where payload.count >= 16:
-                let widthN = bigEndian(bytes, payload.lowerBound, 4), widthD = bigEndian(bytes, payload.lowerBound + 4, 4)
-                let heightN = bigEndian(bytes, payload.lowerBound + 8, 4), heightD = bigEndian(bytes, payload.lowerBound + 12, 4)
-                guard widthD > 0, heightD > 0 else { continue }
-                // libheif rounds the clean aperture's size to whole pixels, within the image.
-                let clean = ImageSize(width: Int(min((widthN + widthD / 2) / widthD, 1 << 31)),
-                                      height: Int(min((heightN + heightD / 2) / heightD, 1 << 31)))
-                size = ImageSize(width: min(max(clean.width, 1), size.width), height: min(max(clean.height, 1), size.height))
-            default:
-                break
-            }
-        }
-        return size
+        return (associated ?? []).filter { $0 >= 1 && $0 <= properties.count }.map { properties[$0 - 1] }
     }
 
     /// An unsigned big-endian number of `length` bytes at `offset` (the caller checked the bounds).

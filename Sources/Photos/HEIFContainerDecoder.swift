@@ -19,10 +19,10 @@ final class HEIFContainerDecoder {
     /// decoder run of its own, so a grid of many tiny tiles (256x256 tiles of one pixel) costs tens
     /// of thousands of runs while its megapixels pass. 1024 leaves a third of margin over 768.
     static let maxTiles = 1024
+    /// The tiles libheif 1.15 decodes at once (its default of 4 threads).
+    static let tileThreads = 4
     /// libheif 1.15's own limit on an item's width and height (MAX_IMAGE_WIDTH/HEIGHT).
     static let libheifMaxSide = 32768
-    /// A metadata item larger than this is not read (an EXIF block is at most 64 kB in a JPEG).
-    static let maxMetadataBytes = 16 << 20
 
     init(format: String, options: DecodeOptions) {
         self.format = format
@@ -45,6 +45,7 @@ final class HEIFContainerDecoder {
     func header(input: HEIFInput, path: String, reread: (() -> HEIFInput)? = nil) throws(PhotoError) -> ImageHeader {
         guard input.size > 0 else { throw PhotoError(path: path, reason: .empty) }
         let item = try input.metaBox().flatMap(HEIFBoxes.primaryItem(metaPayload:))
+        let grid = try gridSize(item, input: input)
         input.itemDataAsZeros = reread != nil && item != nil
         let context: HEIFContext
         do throws(PhotoError) {
@@ -53,11 +54,26 @@ final class HEIFContainerDecoder {
             guard input.bytesAsZeros > 0, let reread else { throw error }
             return try header(input: reread(), path: path)
         }
-        return try checkedHeader(context: context, primary: try context.primaryImage(), item: item, path: path)
+        return try checkedHeader(context: context, primary: try context.primaryImage(), item: item, grid: grid, path: path)
+    }
+
+    /// The output size of the primary item's grid descriptor, when it is a grid: what libheif
+    /// decodes to, whatever its ispe says.
+    private func gridSize(_ item: HEIFBoxes.PrimaryItem?, input: HEIFInput) throws(PhotoError) -> ImageSize? {
+        switch item?.grid {
+        case let .idat(range)?:
+            guard let meta = try input.metaBox(), range.lowerBound >= meta.startIndex, range.upperBound <= meta.endIndex else { return nil }
+            return HEIFBoxes.gridOutputSize(descriptor: meta[range])
+        case let .file(offset, length)?:
+            let count = length == 0 ? 12 : min(length, 12)
+            return HEIFBoxes.gridOutputSize(descriptor: try input.readItemData(count: count, at: offset))
+        case nil:
+            return nil
+        }
     }
 
     private func checkedHeader(context: HEIFContext, primary: HEIFImageHandle, item: HEIFBoxes.PrimaryItem?,
-                               path: String) throws(PhotoError) -> ImageHeader {
+                               grid: ImageSize?, path: String) throws(PhotoError) -> ImageHeader {
         // libheif 1.15 reports some files' size unrotated (irot listed before ispe); it decodes
         // them rotated all the same.
         let size = item?.displayedSize ?? primary.size
@@ -65,13 +81,28 @@ final class HEIFContainerDecoder {
             throw PhotoError(path: path, reason: .zeroSize(width: size.width, height: size.height))
         }
         try checkLimit(size, path: path)
+        // libheif decodes a grid to its descriptor's size, whatever the ispe says: that is the
+        // size every bound is checked on (a grid's ispe edited small passes nothing).
+        var decoded = size
+        if let grid {
+            guard grid.width > 0, grid.height > 0 else { throw PhotoError(path: path, reason: .zeroSize(width: grid.width, height: grid.height)) }
+            try checkLimit(grid, path: path)
+            if grid.pixelCount > decoded.pixelCount { decoded = grid }
+        }
+        // A tile is decoded whole before it is cropped into place: each is held to the megapixels
+        // too (its working memory, up to libheif's threads at once, is in `workingBytes`).
+        if let tile = item?.largestInputPixels, item?.grid != nil, Double(tile) > maxMegapixels * 1e6 {
+            throw PhotoError(path: path, reason: .unsupported(format: format,
+                "a grid tile of \(tile) pixels, above photos.max_megapixels = \(maxMegapixels) (a decompression bomb)"))
+        }
         if let tiles = item?.tiles, tiles > Self.maxTiles {
             let count = tiles == Int.max ? "endlessly nested" : "\(tiles)"
             throw PhotoError(path: path, reason: .unsupported(format: format,
                 "a grid of \(count) tiles, more than the \(Self.maxTiles) Vitrine decodes (a decompression bomb: real photos have at most 768)"))
         }
         return ImageHeader(format: format, storedSize: size, orientation: .normal,
-                           workingBytes: Self.workingBytes(size: size, bits: primary.lumaBits ?? 8, alpha: primary.hasAlpha))
+                           workingBytes: Self.workingBytes(size: decoded, bits: primary.lumaBits ?? 8, alpha: primary.hasAlpha,
+                                                           largestTile: item?.grid != nil ? item?.largestInputPixels ?? 0 : 0))
     }
 
     private func checkLimit(_ size: ImageSize, path: String) throws(PhotoError) {
@@ -83,11 +114,14 @@ final class HEIFContainerDecoder {
     /// What a full-size decode holds at its peak, besides the output: libheif's decoded planes
     /// (YCbCr, counted at 4:4:4; a 4:2:0 photo's are half that), its alpha plane, the 16-bit RGBA
     /// its conversion of 10- and 12-bit images goes through, and the interleaved image it returns;
-    /// then that image and its XRGB copy, which the resampler reads.
-    static func workingBytes(size: ImageSize, bits: Int, alpha: Bool) -> Int {
+    /// then that image and its XRGB copy, which the resampler reads. A grid's tiles are decoded
+    /// beside its planes, up to `tileThreads` at once (libheif's threads), each `largestTile`
+    /// pixels at most.
+    static func workingBytes(size: ImageSize, bits: Int, alpha: Bool, largestTile: Int = 0) -> Int {
         let pixels = Double(size.pixelCount)
         let sample: Double = bits > 8 ? 2 : 1
-        let planes = pixels * sample * (alpha ? 4 : 3)
+        let tiles = Double(tileThreads) * Double(max(0, largestTile)) * sample * (alpha ? 4 : 3)
+        let planes = pixels * sample * (alpha ? 4 : 3) + tiles
         let wide = bits > 8 ? pixels * 8 : 0
         let interleaved = pixels * (alpha ? 4 : 3)
         let copy = pixels * 4
@@ -101,9 +135,10 @@ final class HEIFContainerDecoder {
         guard !bytes.isEmpty else { throw PhotoError(path: path, reason: .empty) }
         let input = HEIFInput(bytes: bytes)
         let item = try input.metaBox().flatMap(HEIFBoxes.primaryItem(metaPayload:))
+        let grid = try gridSize(item, input: input)
         let context = try HEIFContext(input: input, maxSide: maxSide, failure: failure(path, .header))
         let primary = try context.primaryImage()
-        let header = try checkedHeader(context: context, primary: primary, item: item, path: path)
+        let header = try checkedHeader(context: context, primary: primary, item: item, grid: grid, path: path)
         let target = ImageSize(width: max(1, requested.width), height: max(1, requested.height))
         // Whatever a caller asks, no buffer is larger than photos.max_megapixels allows a photo to be.
         try checkLimit(target, path: path)
@@ -129,8 +164,10 @@ final class HEIFContainerDecoder {
         }
         let scale = source === primary ? ScalingFactor.one : ScalingFactor(num: decodedSize.width, denom: header.size.width)
         // A thumbnail without a colr box of its own is coded as its image is.
-        return DecodedImage(bitmap: bitmap, header: header, scale: scale, decodedSize: decodedSize,
-                            warning: image.warning, colour: source.colour ?? primary.colour)
+        var decodedImage = DecodedImage(bitmap: bitmap, header: header, scale: scale, decodedSize: decodedSize,
+                                        warning: image.warning, colour: source.colour ?? primary.colour)
+        decodedImage.colourWarning = source.colourProblem ?? primary.colourProblem
+        return decodedImage
     }
 
     /// The smallest of the primary image's thumbnails that covers `target` in both dimensions,
@@ -162,12 +199,25 @@ final class HEIFContainerDecoder {
         guard !bytes.isEmpty,
               let context = try? HEIFContext(input: HEIFInput(bytes: bytes), maxSide: maxSide, failure: failure("", .header)),
               let primary = try? context.primaryImage() else { return metadata }
-        for item in primary.metadata(type: "Exif", maxBytes: Self.maxMetadataBytes) {
+        // Exif items carry their 4-byte offset (and often "Exif\0\0") before the TIFF structure.
+        var unread: [(contentType: String, bytes: Int)] = []
+        // libheif copies each item out: all of them together are bounded too.
+        var remaining = MetadataBounds.copiedBytes
+        for item in primary.metadata(type: "Exif", maxBytes: { _ in MetadataBounds.exifBytes + 10 }, remaining: &remaining,
+                                     unread: &unread) {
             if let tiff = Self.tiff(inExifItem: item.bytes) { metadata.exif.append(tiff) }
         }
-        for item in primary.metadata(type: "mime", maxBytes: Self.maxMetadataBytes)
-        where item.contentType.hasPrefix("application/rdf+xml") {
+        for (_, size) in unread {
+            metadata.unread.append(MetadataBounds.tooLarge("its Exif item", declared: size, bound: MetadataBounds.exifBytes, kind: "EXIF"))
+        }
+        unread = []
+        // Only XMP is read of the mime items: any other is not read at all, whatever its size.
+        let xmp = { (type: String) in type.hasPrefix("application/rdf+xml") ? MetadataBounds.xmpBytes : 0 }
+        for item in primary.metadata(type: "mime", maxBytes: xmp, remaining: &remaining, unread: &unread) where item.contentType.hasPrefix("application/rdf+xml") {
             metadata.xmp.append(item.bytes[...])
+        }
+        for (type, size) in unread where type.hasPrefix("application/rdf+xml") {
+            metadata.unread.append(MetadataBounds.tooLarge("its XMP item", declared: size, bound: MetadataBounds.xmpBytes, kind: "XMP"))
         }
         return metadata
     }

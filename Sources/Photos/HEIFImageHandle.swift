@@ -45,22 +45,32 @@ final class HEIFImageHandle {
         }
     }
 
-    /// The metadata items of `type` ("Exif", "mime"), with their content type, whole; a larger
-    /// item than `maxBytes` is left out.
-    func metadata(type: String, maxBytes: Int) -> [(contentType: String, bytes: [UInt8])] {
+    /// The metadata items of `type` ("Exif", "mime"), with their content type, whole, each read
+    /// once; an item whose declared size is over `maxBytes(contentType)`, or over what is left of
+    /// `remaining` (taken from it as items are read), is not read, and its content type and size
+    /// are in `unread`.
+    func metadata(type: String, maxBytes: (String) -> Int, remaining: inout Int,
+                  unread: inout [(contentType: String, bytes: Int)]) -> [(contentType: String, bytes: [UInt8])] {
         let count = Int(heif_image_handle_get_number_of_metadata_blocks(pointer, type))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: min(count, 64))
         let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(pointer, type, &ids, Int32(ids.count)))
-        return ids.prefix(max(0, listed)).compactMap { id in
+        var items: [(contentType: String, bytes: [UInt8])] = []
+        for id in ids.prefix(max(0, listed)) {
             let size = heif_image_handle_get_metadata_size(pointer, id)
-            guard size > 0, size <= maxBytes else { return nil }
-            var bytes = [UInt8](repeating: 0, count: Int(size))
-            let error = heif_image_handle_get_metadata(pointer, id, &bytes)
-            guard error.code == heif_error_Ok else { return nil }
             let contentType = heif_image_handle_get_metadata_content_type(pointer, id).map { String(cString: $0) } ?? ""
-            return (contentType, bytes)
+            guard size > 0 else { continue }
+            guard size <= maxBytes(contentType), size <= remaining else {
+                unread.append((contentType, size))
+                continue
+            }
+            remaining -= size
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = heif_image_handle_get_metadata(pointer, id, buffer.baseAddress).code == heif_error_Ok ? size : 0
+            }
+            if bytes.count == size { items.append((contentType, bytes)) }
         }
+        return items
     }
 
     /// The colour the item's colr box describes: an ICC profile, or nclx code points; nil when it
@@ -69,7 +79,7 @@ final class HEIFImageHandle {
         switch heif_image_handle_get_color_profile_type(pointer) {
         case heif_color_profile_type_prof, heif_color_profile_type_rICC:
             let size = heif_image_handle_get_raw_color_profile_size(pointer)
-            guard size > 0, size <= HEIFImageHandle.maxProfileBytes else { return nil }
+            guard size > 0, size <= MetadataBounds.iccBytes else { return nil }
             var profile = [UInt8](repeating: 0, count: size)
             guard heif_image_handle_get_raw_color_profile(pointer, &profile).code == heif_error_Ok else { return nil }
             return .icc(profile)
@@ -89,9 +99,15 @@ final class HEIFImageHandle {
         }
     }
 
-    /// An ICC profile larger than this is not a real one (Display P3's is 536 bytes, big printer
-    /// profiles a few MB).
-    static let maxProfileBytes = 16 << 20
+    /// Why the colr box's profile is not used, when it is declared over `MetadataBounds.iccBytes`
+    /// (it is then not read).
+    var colourProblem: String? {
+        let type = heif_image_handle_get_color_profile_type(pointer)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif_image_handle_get_raw_color_profile_size(pointer)
+        guard size > MetadataBounds.iccBytes else { return nil }
+        return "its colr box's ICC profile (\(size) bytes) is over the \(MetadataBounds.shown(MetadataBounds.iccBytes)) bound for ICC profiles"
+    }
 
     /// The item decoded, its transformations applied, to 8-bit interleaved RGB (RGBA with alpha):
     /// 10- and 12-bit images are converted to 8 bits by libheif.

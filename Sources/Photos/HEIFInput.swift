@@ -66,6 +66,15 @@ final class HEIFInput {
         return bytes[...]
     }
 
+    /// Up to `count` bytes at `offset` as the file holds them, even in a header read (a grid's
+    /// descriptor in mdat: a few bytes the header's bounds need).
+    func readItemData(count: Int, at offset: Int) throws(PhotoError) -> ArraySlice<UInt8> {
+        let zeros = itemDataAsZeros
+        itemDataAsZeros = false
+        defer { itemDataAsZeros = zeros }
+        return try read(count: count, at: offset)
+    }
+
     /// The payload of the file's top-level meta box (after its version and flags), found by
     /// walking the top-level box headers; nil when the walk does not reach one.
     func metaBox() throws(PhotoError) -> ArraySlice<UInt8>? {

@@ -45,13 +45,17 @@ public final class ImageCache: @unchecked Sendable {
     private var ranks: [ImageKey: Int] = [:]
     private var clock: UInt64 = 0
 
+    /// `cache.megabytes`, as configured (the limit grows past it only for the photo on screen).
+    public let budget: Int
+
     public init(byteLimit: Int) {
         limit = max(0, byteLimit)
+        budget = limit
     }
 
     /// `cache.megabytes` from the configuration.
     public convenience init(megabytes: Int) {
-        self.init(byteLimit: megabytes * 1024 * 1024)
+        self.init(byteLimit: max(0, min(megabytes, Int.max >> 21)) << 20)
     }
 
     /// The limit: `cache.megabytes`, or more once the most urgent image needed more.

@@ -26,6 +26,17 @@ public struct ImageHeader: Equatable, Sendable {
         self.warning = warning
     }
 
+    /// What a decode holds besides its output: the file, read whole for a still (a clip is read as
+    /// its frames need), and `workingBytes`; what `DecodeOptions.memoryBudget` bounds.
+    public func sourceBytes(fileSize: Int) -> Int {
+        Self.sourceBytes(fileSize: fileSize, workingBytes: workingBytes, isClip: clip != nil)
+    }
+
+    static func sourceBytes(fileSize: Int, workingBytes: Int, isClip: Bool) -> Int {
+        let (total, overflow) = (isClip ? 0 : max(0, fileSize)).addingReportingOverflow(max(0, workingBytes))
+        return overflow ? .max : total
+    }
+
     /// The displayed size, after the orientation: the one layout uses.
     public var size: ImageSize { orientation.orientedSize(storedSize) }
 }

@@ -11,6 +11,9 @@ public struct ImageMetadata: Equatable, Sendable {
     /// Segments past the container's bound on metadata blocks (JPEGLayout.maxMetadataSegments):
     /// not read, and said.
     public var skippedSegments = 0
+    /// Blocks over their bound (`MetadataBounds`), not read: one line each naming the block and
+    /// the bound, which the caption's warning says.
+    public var unread: [String] = []
 
     public init(exif: [ArraySlice<UInt8>] = [], xmp: [ArraySlice<UInt8>] = [], photoshop: [ArraySlice<UInt8>] = []) {
         self.exif = exif

@@ -179,9 +179,8 @@ struct JPEGLayout: Equatable {
 
     /// "ICC_PROFILE" and its NUL: the start of an APP2 segment holding a chunk of an ICC profile.
     static let iccSignature: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
-    /// The largest ICC profile a JPEG may embed here; real ones are a few kilobytes (Display P3:
-    /// 536 bytes, sRGB2014: 3 KB), the largest LUT profiles about a megabyte.
-    static let maxICCProfileBytes = 4 << 20
+    /// The largest ICC profile a JPEG may embed here: every container's (`MetadataBounds`).
+    static let maxICCProfileBytes = MetadataBounds.iccBytes
 
     /// Why a JPEG's ICC chunks do not make a profile.
     enum ICCProblem: Error, Equatable, CustomStringConvertible {

@@ -33,8 +33,23 @@ public final class LibraryImages {
         // frame loop, and by the time the photo shows, its caption is known.
         let captions = captionReader.map { CaptionShelf(reader: $0, logger: logger) }
         self.captions = captions
+        let refusals = RefusedFiles()
+        self.refusals = refusals
         queue = DecodeQueue(cache: cache, diskCache: thumbnailCache, workers: 2, decoding: options, captions: captions,
-                            logger: logger, completion: { _, _ in onDecoded() })
+                            logger: logger, completion: { _, result in
+                                if case let .failure(error) = result { refusals.note(error) }
+                                onDecoded()
+                            })
+    }
+
+    private let refusals: RefusedFiles
+
+    /// The files refused by their decode since the last call (each once, in the order found),
+    /// with the reason the queue logged: files the scan admitted but that cannot be shown
+    /// (a chunk's CRC, a clip of which no frame decodes). The owner takes them out of the items,
+    /// as the scan leaves out the files it refuses. A file changed since the scan is no refusal.
+    public func takeRefusals() -> [PhotoError] {
+        refusals.take()
     }
 
     /// A worker may be in the middle of a decode (a second or more for a large photo on a slow
@@ -51,6 +66,7 @@ public final class LibraryImages {
         for old in items where !kept.contains(old) {
             queue.forget(path: old.path)
             captions?.forget(old.path)
+            refusals.forget(old.path)
         }
         items = newItems
     }
@@ -117,5 +133,30 @@ public final class LibraryImages {
     /// frame loop.
     public func waitUntilSettled(timeout: Double = 60) {
         queue.waitUntilIdle(timeout: timeout)
+    }
+}
+
+/// Decode-time refusals, noted on the workers and taken on the owner's loop.
+private final class RefusedFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var found: [PhotoError] = []
+    private var known: Set<String> = []
+
+    func note(_ error: PhotoError) {
+        if case .changed = error.reason { return }
+        lock.withLock {
+            if known.insert(error.path).inserted { found.append(error) }
+        }
+    }
+
+    func forget(_ path: String) {
+        lock.withLock { _ = known.remove(path) }
+    }
+
+    func take() -> [PhotoError] {
+        lock.withLock {
+            defer { found = [] }
+            return found
+        }
     }
 }

@@ -4,8 +4,8 @@ import Colour
 
 /// Reads PNG headers and decodes PNGs (every bit depth, palette, grey, Adam7, 16-bit, tRNS) to
 /// upright bitmaps of an exact size through libspng (`SpngReader`). Alpha is composed over black.
-/// gAMA is not applied (as browsers and Pillow do not by default; an iCCP profile is reported for
-/// `PhotoDecoder` to convert). An APNG shows its default image (IDAT); libspng skips its frames.
+/// gAMA is not applied (as browsers and Pillow do not by default; an iCCP profile, inflated by
+/// Vitrine within `MetadataBounds.iccBytes`, is reported for `PhotoDecoder` to convert). An APNG shows its default image (IDAT); libspng skips its frames.
 ///
 /// The size in IHDR is checked against photos.max_megapixels by Vitrine's own chunk walk before
 /// libspng sees the file, and libspng is then held to that size. A non-interlaced image is decoded
@@ -89,11 +89,11 @@ public final class PNGDecoder {
         let factor = PNGRowReducer.factor(reducing: header.storedSize, toCover: storedTarget)
 
         var reducer = PNGRowReducer(width: ihdr.width, height: ihdr.height, factor: factor)
-        let colour: ColourDescription?
+        let truncated: Bool
         do {
-            colour = try SpngReader.reading(bytes[...], limit: (ihdr.width, ihdr.height)) { reader in
+            truncated = try SpngReader.reading(bytes[...], limit: (ihdr.width, ihdr.height)) { reader in
                 try reader.decodeRows(width: ihdr.width, height: ihdr.height, interlaced: ihdr.interlaced) { reducer.add($0) }
-                return reader.iccProfile().map { ColourDescription.icc($0) }
+                return reader.truncated
             }
         } catch let failure as SpngReader.Failure {
             let message = failure.isEndOfData ? "truncated: the file ends inside the image data" : failure.message
@@ -104,9 +104,16 @@ public final class PNGDecoder {
         if decodedSize != storedTarget {
             decoded = decoded.resized(width: storedTarget.width, height: storedTarget.height)
         }
+        let warning = truncated ? "truncated: the file ends after its last row, before IEND (the end of its image data unchecked)" : nil
         var image = DecodedImage(bitmap: header.orientation.apply(to: decoded), header: header,
-                                 scale: ScalingFactor(num: 1, denom: factor), decodedSize: decodedSize, warning: nil)
-        image.colour = colour
+                                 scale: ScalingFactor(num: 1, denom: factor), decodedSize: decodedSize, warning: warning)
+        // The profile of an iCCP chunk, inflated by Vitrine within its bound; one that cannot be
+        // used is a warning and the photo shows unconverted.
+        switch layout.iccp.map(PNGLayout.iccProfile(inICCP:)) {
+        case let .success(profile)?: image.colour = .icc(profile)
+        case let .failure(problem)?: image.colourWarning = problem.description
+        case nil: break
+        }
         return image
     }
 }
@@ -126,6 +133,7 @@ extension PNGDecoder: ImageDecoder {
         let layout = PNGLayout(parsing: bytes[...], readingMetadata: true)
         var metadata = ImageMetadata(exif: layout.exif, xmp: layout.xmp)
         metadata.skippedSegments = layout.skippedMetadataChunks
+        metadata.unread = layout.unreadMetadata
         return metadata
     }
 

@@ -1,3 +1,5 @@
+import CZlib
+
 /// The chunks of a PNG file as far as Vitrine reads them itself, before libspng sees the file: IHDR's
 /// size (checked against the limits before libspng allocates anything), the eXIf chunk before the
 /// image data or just before IEND (the orientation), and the metadata blocks captions read. Pure: no I/O, no CRC check
@@ -36,6 +38,10 @@ struct PNGLayout {
     private(set) var exif: [ArraySlice<UInt8>] = []
     private(set) var xmp: [ArraySlice<UInt8>] = []
     private(set) var skippedMetadataChunks = 0
+    /// Metadata chunks over their bound (`MetadataBounds`), not read: one line each.
+    private(set) var unreadMetadata: [String] = []
+    /// The first iCCP chunk before the image data: its data, and whether its CRC is right.
+    private(set) var iccp: (data: ArraySlice<UInt8>, crcMatches: Bool)?
 
     /// Walks the chunks of `bytes` up to the first IDAT, or, `readingMetadata`, to IEND, keeping the
     /// metadata chunks wherever they are (they may follow the image data).
@@ -80,13 +86,29 @@ struct PNGLayout {
                 if !sawImageData { stop = .endOfImage }
                 return
             } else if type.elementsEqual("eXIf".utf8) {
-                let tiff = data.starts(with: EXIF.app1Header) ? data.dropFirst(EXIF.app1Header.count) : data
-                if !sawImageData, exifOrientation == nil {
-                    exifOrientation = EXIF.orientationValue(app1Payload: ArraySlice(EXIF.app1Header + tiff))
+                // Over its bound, an eXIf chunk is not read, for its orientation either.
+                if data.count > MetadataBounds.exifBytes {
+                    if readingMetadata {
+                        unreadMetadata.append(MetadataBounds.tooLarge("its eXIf chunk", declared: data.count,
+                                                                      bound: MetadataBounds.exifBytes, kind: "EXIF"))
+                    }
+                } else {
+                    let tiff = data.starts(with: EXIF.app1Header) ? data.dropFirst(EXIF.app1Header.count) : data
+                    if !sawImageData, exifOrientation == nil { exifOrientation = EXIF.orientationValue(tiff: tiff) }
+                    if readingMetadata { keep(tiff, in: \.exif) }
                 }
-                if readingMetadata { keep(tiff, in: \.exif) }
+            } else if type.elementsEqual("iCCP".utf8) {
+                if !sawImageData, iccp == nil {
+                    let stored = UInt32(truncatingIfNeeded: Self.bigEndian(bytes, at: dataStart + length))
+                    iccp = (data, Self.crc(bytes[offset + 4..<dataStart + length]) == stored)
+                }
             } else if readingMetadata, type.elementsEqual("iTXt".utf8), let packet = Self.xmpPacket(inITXt: data) {
-                keep(packet, in: \.xmp)
+                if packet.count > MetadataBounds.xmpBytes {
+                    unreadMetadata.append(MetadataBounds.tooLarge("its iTXt XMP chunk", declared: packet.count,
+                                                                  bound: MetadataBounds.xmpBytes, kind: "XMP"))
+                } else {
+                    keep(packet, in: \.xmp)
+                }
             }
             offset = dataStart + length + 4
         }
@@ -114,7 +136,7 @@ struct PNGLayout {
                   leadsToTheEnd(tail, from: candidate + 12 + length, known: &leads) else { continue }
             let data = tail[candidate + 8..<candidate + 8 + length]
             let tiff = data.starts(with: EXIF.app1Header) ? data.dropFirst(EXIF.app1Header.count) : data
-            return EXIF.orientationValue(app1Payload: ArraySlice(EXIF.app1Header + tiff))
+            return EXIF.orientationValue(tiff: tiff)
         }
         return nil
     }
@@ -163,6 +185,36 @@ struct PNGLayout {
             rest = rest[(end + 1)...]
         }
         return rest
+    }
+
+    /// The CRC-32 PNG gives each chunk, over its type and data (zlib's).
+    static func crc(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.withUnsafeBytes { raw in
+            UInt32(truncatingIfNeeded: crc32(0, raw.bindMemory(to: Bytef.self).baseAddress, uInt(clamping: raw.count)))
+        }
+    }
+
+    /// The ICC profile of an iCCP chunk's data (keyword, NUL, compression method 0, zlib stream),
+    /// inflated by Vitrine up to `MetadataBounds.iccBytes` (libspng never holds it); the reason
+    /// when it cannot be used, naming the chunk and the bound.
+    static func iccProfile(inICCP chunk: (data: ArraySlice<UInt8>, crcMatches: Bool)) -> Result<[UInt8], ICCPProblem> {
+        guard chunk.crcMatches else { return .failure(.message("its iCCP chunk's CRC is wrong")) }
+        let data = chunk.data
+        guard let nul = data.prefix(80).firstIndex(of: 0), nul > data.startIndex, nul + 1 < data.endIndex,
+              data[nul + 1] == 0 else {
+            return .failure(.message("its iCCP chunk has no valid profile name and compression method"))
+        }
+        switch BoundedInflate.inflate(data[(nul + 2)...], limit: MetadataBounds.iccBytes) {
+        case let .success(profile): return .success(profile)
+        case .failure(.overBound):
+            return .failure(.message("its iCCP chunk's profile inflates past the \(MetadataBounds.shown(MetadataBounds.iccBytes)) bound for ICC profiles"))
+        case let .failure(failure): return .failure(.message("its iCCP chunk \(failure)"))
+        }
+    }
+
+    struct ICCPProblem: Error, CustomStringConvertible {
+        let description: String
+        static func message(_ text: String) -> ICCPProblem { ICCPProblem(description: text) }
     }
 
     static func bigEndian(_ bytes: ArraySlice<UInt8>, at offset: Int) -> Int {

@@ -110,6 +110,14 @@ public final class PhotoDecoder {
         guard let decoder = decoders.first(where: { type(of: $0).claims(start[...]) }) else {
             throw PhotoError(path: file.path, reason: .unknownFormat(firstBytes: Array(start.prefix(Self.shownBytes))))
         }
-        return (decoder, start, try decoder.header(start: start, file: file))
+        let header = try decoder.header(start: start, file: file)
+        // What the decode would hold, from the header, against the cache's budget: refused here,
+        // at the scan and at every decode, before any of it is allocated. The cache never grows
+        // for it (it grows only for the output at screen size: `ImageCache.reserve`).
+        let needs = header.sourceBytes(fileSize: file.size)
+        if let budget = options.memoryBudget, needs > budget {
+            throw PhotoError(path: file.path, reason: .tooLargeForMemory(needs: needs, budget: budget))
+        }
+        return (decoder, start, header)
     }
 }

@@ -23,6 +23,10 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case zeroSize(width: Int, height: Int)
         /// More pixels than `photos.max_megapixels` allows; refused before any pixel is allocated.
         case tooLarge(width: Int, height: Int, maxMegapixels: Double)
+        /// A decode that would hold more than `DecodeOptions.memoryBudget` besides its output (the
+        /// file and the decoder's buffers, as its headers declare them: a PNG's rows as wide as its
+        /// width, a HEIF grid's whole image); refused before any of it is allocated.
+        case tooLargeForMemory(needs: Int, budget: Int)
         /// A valid file of `format` its decoder does not handle (a 12-bit JPEG, ...).
         case unsupported(format: String, String)
         /// The decoder of `format` refused the data: its own message.
@@ -48,7 +52,7 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
             case .noImageData: "no_image_data"
             case .fileTooLarge: "file_too_large"
             case .zeroSize: "zero_size"
-            case .tooLarge: "too_large"
+            case .tooLarge, .tooLargeForMemory: "too_large"
             case .unsupported: "unsupported"
             case .corrupt: "corrupt"
             case .changed: "changed"
@@ -79,6 +83,9 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
                 let megapixels = Double(width) * Double(height) / 1e6
                 return "image too large: \(width)x\(height) is \(megapixels.formatted1) megapixels, "
                     + "above photos.max_megapixels = \(maxMegapixels.formatted1)"
+            case let .tooLargeForMemory(needs, budget):
+                return "its decode would hold \(Self.megabytes(needs)) (the file and the decoder's buffers), more than the "
+                    + "\(budget >> 20) MB a decode may (cache.megabytes, or 8 bytes a pixel of photos.max_megapixels)"
             case let .unsupported(format, what):
                 return "unsupported \(format): \(what)"
             case let .corrupt(format, message):
@@ -86,6 +93,11 @@ public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
             case let .changed(since, now):
                 return "changed since the folder was read (\(since); now \(now)): being written or replaced"
             }
+        }
+
+        /// Whole megabytes, rounded up; "more than 1000000 MB" for what no machine has.
+        static func megabytes(_ bytes: Int) -> String {
+            bytes >= 1 << 50 ? "more than \(1 << 30) MB" : "\((bytes + (1 << 20) - 1) >> 20) MB"
         }
     }
 

@@ -38,9 +38,11 @@ public struct PhotoInfo: Hashable, Sendable {
                   clip: header.clip)
     }
 
-    /// What a decode of this photo holds besides its output: the file, read whole, and the
-    /// decoder's working memory.
-    public var decodeSourceBytes: Int { fileSize + decoderBytes }
+    /// What a decode of this photo holds besides its output: the file, read whole (a clip's is
+    /// read as its frames need), and the decoder's working memory.
+    public var decodeSourceBytes: Int {
+        ImageHeader.sourceBytes(fileSize: fileSize, workingBytes: decoderBytes, isClip: clip != nil)
+    }
 
     /// The file as the scan read it: what a decode of this photo must find.
     public var version: FileVersion { FileVersion(size: fileSize, modified: modified) }

@@ -15,12 +15,13 @@ public struct PhotoLibrary: Sendable {
     /// The files left out, in name order, each with its reason.
     public let rejects: [PhotoError]
 
-    /// Scans `directory` now, reading only each file's headers. Throws only when the directory itself
+    /// Scans `directory` now, reading only each file's headers. `cacheMegabytes`: a photo whose
+    /// decode would hold more than cache.megabytes besides its output is left out (nil: no bound). Throws only when the directory itself
     /// cannot be listed (a `PhotoError`) or a decoder cannot be made (no TurboJPEG decompressor).
     /// `excluding`: names being written now (the folder watch knows them): not complete yet.
     public init(scanning directory: String, order: Settings.Sort = .name, maxMegapixels: Double = 100,
-                maxFileMegabytes: Int = DecodeOptions.defaultMaxFileMegabytes, excluding: Set<String> = [],
-                files: PhotoFileOpener = .linux, logger: Logger) throws {
+                maxFileMegabytes: Int = DecodeOptions.defaultMaxFileMegabytes, cacheMegabytes: Int? = nil,
+                excluding: Set<String> = [], files: PhotoFileOpener = .linux, logger: Logger) throws {
         self.directory = directory
         let entries: [(name: String, kind: FileKind?)]
         do {
@@ -29,7 +30,7 @@ public struct PhotoLibrary: Sendable {
             throw PhotoError(path: directory, reason: .unreadable(error))
         }
         let decoder = try PhotoDecoder(options: DecodeOptions(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes,
-                                                              files: files))
+                                                              files: files, cacheMegabytes: cacheMegabytes))
         var photos: [PhotoInfo] = []
         var rejects: [PhotoError] = []
         // Each entry keeps the kind readdir told (nil: ask stat); every step is linear or a sort on

@@ -2,14 +2,16 @@ import CSpng
 
 /// One libspng decoding context over a PNG file held in memory: the only place Photos calls
 /// libspng. It owns the spng_ctx and bounds what libspng may allocate: an image no larger than the
-/// header Vitrine checked, chunks no longer than the file, cached chunk data (iCCP, text, eXIf,
-/// inflated) no more than `chunkCacheLimit` or the file's size. Errors are libspng's codes;
-/// `PNGDecoder` words them. libspng reads the caller's bytes in place: a reader lives only inside
-/// `reading(_:limit:_:)`.
+/// header Vitrine checked, and no metadata at all. libspng reads the file through `ChunkFilter`,
+/// which shows it the chunks Vitrine reads itself (iCCP, tEXt, zTXt, iTXt, eXIf, sPLT) under a
+/// private type it skips: libspng would otherwise inflate and keep them, and its limits on them
+/// (1,000 chunks, the cache, the inflated size) fail the whole image, where a bad profile or
+/// caption must lose only itself. Errors are libspng's codes; `PNGDecoder` words them. A reader
+/// lives only inside `reading(_:limit:_:)`.
 final class SpngReader {
-    /// What libspng may hold of ancillary chunks, inflated (ICC profiles, text): a few megabytes,
-    /// whatever a zTXt or iCCP chunk inflates to.
-    static let chunkCacheLimit = 8 << 20
+    /// What libspng may still hold of ancillary chunks: none reach it (`ChunkFilter`), so this is
+    /// a backstop, not a budget.
+    static let chunkLimit = 64 * 1024
 
     struct Failure: Error {
         let call: String
@@ -19,6 +21,7 @@ final class SpngReader {
     }
 
     private let context: OpaquePointer
+    private let filter: ChunkFilter
 
     /// `body` given a reader of `source`. `limit`: the width and height the checked header gave;
     /// libspng refuses any other image.
@@ -33,13 +36,15 @@ final class SpngReader {
     private init(_ bytes: UnsafeRawBufferPointer, limit: (width: Int, height: Int)) throws(Failure) {
         guard let context = spng_ctx_new(0) else { throw Failure(call: "spng_ctx_new", code: Int32(SPNG_EMEM.rawValue)) }
         self.context = context
+        filter = ChunkFilter(bytes)
         try check("spng_set_image_limits",
                   spng_set_image_limits(context, UInt32(clamping: max(1, limit.width)), UInt32(clamping: max(1, limit.height))))
-        // No chunk longer than the file; no more cached (inflated) chunk data than chunkCacheLimit,
-        // or the file's size when it is larger (libspng refuses a cache limit below the chunk limit).
-        let chunkLimit = min(max(1, bytes.count), Int(Int32.max))
-        try check("spng_set_chunk_limits", spng_set_chunk_limits(context, chunkLimit, max(chunkLimit, Self.chunkCacheLimit)))
-        try check("spng_set_png_buffer", spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
+        try check("spng_set_chunk_limits", spng_set_chunk_limits(context, Self.chunkLimit, Self.chunkLimit))
+        // A critical chunk (IHDR, PLTE, IDAT) whose CRC is wrong fails the image; an ancillary one
+        // is dropped (those renamed by the filter among them).
+        try check("spng_set_crc_action", spng_set_crc_action(context, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue)))
+        try check("spng_set_png_stream",
+                  spng_set_png_stream(context, ChunkFilter.read, Unmanaged.passUnretained(filter).toOpaque()))
     }
 
     deinit {
@@ -55,13 +60,6 @@ final class SpngReader {
         var ihdr = spng_ihdr()
         try check("spng_get_ihdr", spng_get_ihdr(context, &ihdr))
         return ihdr
-    }
-
-    /// The embedded ICC profile (iCCP, inflated by libspng), if any. Valid after decoding started.
-    func iccProfile() -> [UInt8]? {
-        var iccp = spng_iccp()
-        guard spng_get_iccp(context, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 else { return nil }
-        return Array(UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
     }
 
     /// The image as 8-bit RGBA rows (tRNS applied, no gamma), top to bottom: each row handed to
@@ -96,12 +94,17 @@ final class SpngReader {
     }
 
     /// The chunks after the image data, to IEND: the last IDAT's CRC is checked only there. A file
-    /// that ends after whole image data (no IEND) is shown, as other viewers show it.
+    /// that ends after its last row (no IEND, or cut in the last IDAT's end) is shown, as other
+    /// viewers show it, and said (`truncated`).
     private func finish() throws(Failure) {
         let status = spng_decode_chunks(context)
         let failure = Failure(call: "spng_decode_chunks", code: status)
         guard status == 0 || failure.isEndOfData else { throw failure }
+        truncated = status != 0
     }
+
+    /// True when the file ended after its last row but before IEND.
+    private(set) var truncated = false
 
     /// What the decode holds besides its output, for an image `width` pixels wide: libspng's scanline
     /// buffers (up to 8 bytes a pixel for 16-bit RGBA: the current and previous scanline, the
@@ -114,5 +117,55 @@ final class SpngReader {
         let (image, overflow) = ImageSize(width: w, height: height).pixelCount.multipliedReportingOverflow(by: 4)
         let (total, overflowTotal) = rows.addingReportingOverflow(image)
         return overflow || overflowTotal ? .max : total
+    }
+}
+
+extension SpngReader {
+    /// libspng's stream of the file: its bytes as they are, but for the type of every chunk
+    /// Vitrine reads itself (`hidden`), shown as `renamed`, an ancillary private type libspng
+    /// skips (its CRC no longer matches: libspng drops it unread). Walks the chunk headers as
+    /// libspng reads on, so it holds nothing but its place.
+    final class ChunkFilter {
+        static let hidden: [[UInt8]] = ["iCCP", "tEXt", "zTXt", "iTXt", "eXIf", "sPLT"].map { Array($0.utf8) }
+        /// "vtIg": ancillary (v), private (t), reserved bit clear (I), safe to copy (g).
+        static let renamed = Array("vtIg".utf8)
+
+        private let bytes: UnsafeRawBufferPointer
+        private var position = 0
+        /// The offset of the next chunk header not yet passed (after the signature).
+        private var nextChunk = PNGLayout.signature.count
+
+        init(_ bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+        }
+
+        static let read: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32 = {
+            _, user, destination, length in
+            guard let user, let destination else { return SPNG_IO_ERROR.rawValue }
+            return Unmanaged<ChunkFilter>.fromOpaque(user).takeUnretainedValue().copy(into: destination, length)
+        }
+
+        private func copy(into destination: UnsafeMutableRawPointer, _ length: Int) -> Int32 {
+            guard length >= 0, length <= bytes.count - position else { return SPNG_IO_EOF.rawValue }
+            guard length > 0, let base = bytes.baseAddress else { return 0 }
+            destination.copyMemory(from: base + position, byteCount: length)
+            let end = position + length
+            // Each chunk header whose type lies in this read: rename it if hidden, then step over
+            // the chunk once its type has been read (it may lie across two reads).
+            while nextChunk + 8 <= bytes.count, nextChunk + 4 < end {
+                let typeStart = nextChunk + 4
+                let type = UnsafeRawBufferPointer(rebasing: bytes[typeStart..<typeStart + 4])
+                if Self.hidden.contains(where: { $0.elementsEqual(type) }) {
+                    for i in 0..<4 where typeStart + i >= position && typeStart + i < end {
+                        destination.storeBytes(of: Self.renamed[i], toByteOffset: typeStart + i - position, as: UInt8.self)
+                    }
+                }
+                guard typeStart + 4 <= end else { break }
+                let length = bytes[nextChunk..<nextChunk + 4].reduce(0) { $0 << 8 | Int($1) }
+                nextChunk += 12 + length  // at most 2^32 + 12 past: no overflow
+            }
+            position = end
+            return 0
+        }
     }
 }

@@ -110,7 +110,7 @@ public final class WebPDecoder {
         }
         try checkLimit(features.size, path: path)
         let orientation = layout.exifPayload(in: bytes)
-            .flatMap { EXIF.orientationValue(app1Payload: (EXIF.app1Header + Self.tiff(inExifChunk: $0))[...]) }
+            .flatMap { EXIF.orientationValue(tiff: Self.tiff(inExifChunk: $0)) }
             .map(Orientation.init(exifValue:)) ?? .normal
         return ImageHeader(format: Self.formatName, storedSize: features.size, orientation: orientation,
                            workingBytes: Self.workingBytes(features))
@@ -153,7 +153,7 @@ public final class WebPDecoder {
         // libwebp only reduces; a larger target is the resampler's.
         let decodedSize = ImageSize(width: min(storedTarget.width, canvas.width), height: min(storedTarget.height, canvas.height))
 
-        let (decoded, colour) = try WebPDemuxedFile.with(bytes) { file throws -> (Bitmap, ColourDescription?) in
+        let (decoded, colour) = try WebPDemuxedFile.with(bytes) { file throws -> (Bitmap, Result<ColourDescription, ICCTooLarge>?) in
             guard let file else {
                 throw fail(.corrupt(format: Self.formatName, "WebPDemux: the RIFF chunks are invalid"))
             }
@@ -172,7 +172,10 @@ public final class WebPDecoder {
             case let .failure(status): throw fail(status.reason(inHeader: false))
             }
             let bitmap = try Self.place(frame, canvas: canvas, at: decodedSize, path: path)
-            let colour = file.chunks("ICCP").first.map { ColourDescription.icc(Array(bytes[$0])) }
+            // The ICCP chunk's declared size is checked before its bytes are copied.
+            let colour = file.chunks("ICCP").first.map { range -> Result<ColourDescription, ICCTooLarge> in
+                range.count <= MetadataBounds.iccBytes ? .success(.icc(Array(bytes[range]))) : .failure(ICCTooLarge(bytes: range.count))
+            }
             return (bitmap, colour)
         }
         var bitmap = decoded
@@ -182,8 +185,18 @@ public final class WebPDecoder {
         let scale = ScalingFactor(num: decodedSize.width, denom: canvas.width)
         var image = DecodedImage(bitmap: header.orientation.apply(to: bitmap), header: header, scale: scale,
                                  decodedSize: decodedSize, warning: nil)
-        image.colour = colour
+        switch colour {
+        case let .success(description)?: image.colour = description
+        case let .failure(large)?:
+            image.colourWarning = "its ICCP chunk (\(large.bytes) bytes) is over the \(MetadataBounds.shown(MetadataBounds.iccBytes)) bound for ICC profiles"
+        case nil: break
+        }
         return image
+    }
+
+    /// An ICCP chunk over `MetadataBounds.iccBytes`: not copied, the photo shown unconverted.
+    struct ICCTooLarge: Error {
+        let bytes: Int
     }
 
     /// `frame` decoded onto a black canvas of `size` (the image's canvas scaled to it): a frame
@@ -223,8 +236,23 @@ extension WebPDecoder: ImageDecoder {
         WebPDemuxedFile.with(bytes) { file in
             guard let file else { return .none }
             var metadata = ImageMetadata()
-            metadata.exif = file.chunks("EXIF").map { tiff(inExifChunk: bytes[$0]) }
-            metadata.xmp = file.chunks("XMP ").map { bytes[$0] }
+            // Each chunk within its bound is a slice of the file's bytes (no copy); one over it is said.
+            for range in file.chunks("EXIF") {
+                if range.count <= MetadataBounds.exifBytes + EXIF.app1Header.count {
+                    metadata.exif.append(tiff(inExifChunk: bytes[range]))
+                } else {
+                    metadata.unread.append(MetadataBounds.tooLarge("its EXIF chunk", declared: range.count,
+                                                                   bound: MetadataBounds.exifBytes, kind: "EXIF"))
+                }
+            }
+            for range in file.chunks("XMP ") {
+                if range.count <= MetadataBounds.xmpBytes {
+                    metadata.xmp.append(bytes[range])
+                } else {
+                    metadata.unread.append(MetadataBounds.tooLarge("its XMP chunk", declared: range.count,
+                                                                   bound: MetadataBounds.xmpBytes, kind: "XMP"))
+                }
+            }
             return metadata
         }
     }

@@ -101,9 +101,10 @@ struct WebPLayout {
         return wanted > count ? wanted : nil
     }
 
-    /// The EXIF chunk's payload within `bytes` (those walked), cut to the bytes there are.
+    /// The EXIF chunk's payload within `bytes` (those walked), cut to the bytes there are; nil
+    /// when it is declared over `MetadataBounds.exifBytes` (not read).
     func exifPayload(in bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        guard let exif = exifChunk else { return nil }
+        guard let exif = exifChunk, exif.size <= MetadataBounds.exifBytes + EXIF.app1Header.count else { return nil }
         let start = exif.offset + 8
         guard start <= bytes.count else { return nil }
         return bytes[start..<min(bytes.count, start + exif.size)]

@@ -18,7 +18,8 @@ public final class PhotoStore: PhotoImages {
                 files: PhotoFileOpener = .linux, logger: Logger, onDecoded: @escaping @Sendable () -> Void) {
         images = LibraryImages(items: items, screenSize: ImageSize(width: Int(screenSize.width), height: Int(screenSize.height)),
                                cellSide: Int(cellSide.rounded(.up)), maxZoom: maxZoom, cacheMegabytes: cacheMegabytes,
-                               decoding: DecodeOptions(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes, files: files),
+                               decoding: DecodeOptions(maxMegapixels: maxMegapixels, maxFileMegabytes: maxFileMegabytes, files: files,
+                                                       cacheMegabytes: cacheMegabytes),
                                thumbnailCache: thumbnailCache, captionReader: captionReader, logger: logger, onDecoded: onDecoded)
         badges = Self.badges(of: items)
     }
@@ -39,6 +40,9 @@ public final class PhotoStore: PhotoImages {
         images.replaceItems(items)
         badges = Self.badges(of: items)
     }
+
+    /// The files refused by their decode since the last call (`LibraryImages.takeRefusals`).
+    public func takeRefusals() -> [PhotoError] { images.takeRefusals() }
 
     /// Item sizes after the orientation, for the scene's layout.
     public var orientedSizes: [Size] { Self.orientedSizes(of: items) }

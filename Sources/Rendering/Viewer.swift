@@ -87,6 +87,20 @@ public final class Viewer {
         scene.setPhotoSizes(store.orientedSizes, openPhoto: change)
     }
 
+    /// Takes out of the items the files whose decode refused them since the last call, as the
+    /// scan leaves out the files it refuses (the grid closes up; an open one closes back to the
+    /// grid, as a deleted one does), and returns them; none: nothing changed.
+    public func dropRefused(at time: Double) -> [PhotoError] {
+        let refused = store.takeRefusals()
+        guard !refused.isEmpty else { return [] }
+        let shown = Set(store.items.map(\.path))
+        let dropped = refused.filter { shown.contains($0.path) }
+        guard !dropped.isEmpty else { return [] }
+        let paths = Set(dropped.map(\.path))
+        replaceItems(store.items.filter { !paths.contains($0.path) }, at: time)
+        return dropped
+    }
+
     public func handle(_ event: SceneInput) {
         switch event {
         case .touch(let frame): scene.handle(frame)

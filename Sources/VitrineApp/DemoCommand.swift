@@ -26,13 +26,13 @@ public enum DemoCommand {
         var settings = try SettingsFile.load(path: options.configPath, mustExist: true)
         StderrLogHandler.bootstrap(level: settings.log.level)
         let logger = Logger(label: "vitrine")
-        var photos = (try? PhotoFolder.scan(settings.photos, logger: logger)) ?? []
+        var photos = (try? PhotoFolder.scan(settings.photos, cacheMegabytes: settings.cache.megabytes, logger: logger)) ?? []
         if photos.isEmpty {
             guard let samples = SamplePhotos.directory() else {
                 throw AppError("no photos in \(settings.photos.directory) to render a tour of, and no sample photos found")
             }
             settings.photos.directory = samples
-            photos = try PhotoFolder.scan(settings.photos, logger: logger)
+            photos = try PhotoFolder.scan(settings.photos, cacheMegabytes: settings.cache.megabytes, logger: logger)
         }
         let screen = options.size
         print("vitrine: the demo tour, rendered headless: \(photos.count) photos from \(settings.photos.directory) at \(Int(screen.width))x\(Int(screen.height))")

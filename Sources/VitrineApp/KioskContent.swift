@@ -57,7 +57,7 @@ final class KioskContent {
     /// `excluding`: names still being written (the folder watch's), not complete yet.
     @discardableResult
     func scan(excluding: Set<String> = []) -> [LibraryItem] {
-        adopt(Self.library(settings.photos, excluding: excluding, logger: logger))
+        adopt(Self.library(settings.photos, cacheMegabytes: settings.cache.megabytes, excluding: excluding, logger: logger))
     }
 
     /// A viewer of the photos of the last scan.
@@ -78,7 +78,8 @@ final class KioskContent {
     /// (`excluding` the names still being written), whatever the file said. For `run`,
     /// `beginReload` does the reading off the loop.
     func reload(excluding writing: Set<String> = []) -> Reload {
-        apply(Self.read(configPath: configPath, photos: settings.photos, excluding: writing, logger: logger))
+        apply(Self.read(configPath: configPath, photos: settings.photos, cacheMegabytes: settings.cache.megabytes,
+                        excluding: writing, logger: logger))
     }
 
     /// SIGHUP in `run`: the reading (a config parse, a folder scan, both as slow as the files are
@@ -98,11 +99,11 @@ final class KioskContent {
 
     private func beginReading(excluding writing: Set<String>, settingsToo: Bool) {
         guard !handoff.start(excluding: writing, settingsToo: settingsToo) else { return }
-        let (configPath, photos, logger, handoff) = (configPath, settings.photos, logger, handoff)
+        let (configPath, photos, cache, logger, handoff) = (configPath, settings.photos, settings.cache.megabytes, logger, handoff)
         background {
             handoff.finish(settingsToo
-                ? Self.read(configPath: configPath, photos: photos, excluding: writing, logger: logger)
-                : Reading(settings: nil, library: Self.library(photos, excluding: writing, logger: logger)))
+                ? Self.read(configPath: configPath, photos: photos, cacheMegabytes: cache, excluding: writing, logger: logger)
+                : Reading(settings: nil, library: Self.library(photos, cacheMegabytes: cache, excluding: writing, logger: logger)))
         }
     }
 
@@ -124,7 +125,7 @@ final class KioskContent {
     }
 
     /// The reading, on any thread: touches nothing of the content's.
-    static func read(configPath: String, photos: Settings.Photos, excluding writing: Set<String>,
+    static func read(configPath: String, photos: Settings.Photos, cacheMegabytes: Int, excluding writing: Set<String>,
                      logger: Logger) -> Reading {
         let settings: Result<LoadedSettings, AppError>
         do {
@@ -135,11 +136,13 @@ final class KioskContent {
             settings = .failure(AppError("\(error)"))
         }
         let folder = (try? settings.get().settings.photos) ?? photos
-        return Reading(settings: settings, library: library(folder, excluding: writing, logger: logger))
+        let cache = (try? settings.get().settings.cache.megabytes) ?? cacheMegabytes
+        return Reading(settings: settings, library: library(folder, cacheMegabytes: cache, excluding: writing, logger: logger))
     }
 
-    private static func library(_ photos: Settings.Photos, excluding: Set<String>, logger: Logger) -> PhotoLibrary? {
-        try? PhotoFolder.library(photos, excluding: excluding, logger: logger)
+    private static func library(_ photos: Settings.Photos, cacheMegabytes: Int, excluding: Set<String>,
+                                logger: Logger) -> PhotoLibrary? {
+        try? PhotoFolder.library(photos, cacheMegabytes: cacheMegabytes, excluding: excluding, logger: logger)
     }
 
     /// A reading made the content's, on the loop.
@@ -151,12 +154,41 @@ final class KioskContent {
 
     @discardableResult
     private func adopt(_ library: PhotoLibrary?) -> [LibraryItem] {
-        items = library?.items ?? []
-        status.photosSkipped = Dictionary(grouping: library?.rejects ?? [], by: \.reason.label).mapValues(\.count)
+        let scanned = library?.items ?? []
+        // A file its decode refused stays out while it is the same file; changed, it is tried again.
+        var refusals: [String: (version: FileVersion, error: PhotoError)] = [:]
+        for item in scanned {
+            if let refusal = decodeRefusals[item.path], refusal.version == item.picture.version { refusals[item.path] = refusal }
+        }
+        decodeRefusals = refusals
+        items = scanned.filter { refusals[$0.path] == nil }
+        scanRejects = library?.rejects ?? []
         if items.isEmpty { logger.warning("no photos to show in \(settings.photos.directory) (photos.directory)") }
+        countPhotos()
+        return items
+    }
+
+    /// The files the scan left out, and those left out since because their decode refused them.
+    private var scanRejects: [PhotoError] = []
+    private var decodeRefusals: [String: (version: FileVersion, error: PhotoError)] = [:]
+
+    /// Files the scan admitted but their decode refused (the viewer has taken them out of its
+    /// items, `KioskSession.imagesArrived`): out of the items, counted in `/metrics` with the
+    /// scan's skips by reason, until they change on disk.
+    func refuse(_ errors: [PhotoError]) {
+        for error in errors {
+            guard let item = items.first(where: { $0.path == error.path }) else { continue }
+            decodeRefusals[error.path] = (item.picture.version, error)
+        }
+        items.removeAll { decodeRefusals[$0.path] != nil }
+        countPhotos()
+    }
+
+    private func countPhotos() {
+        let rejects = scanRejects + decodeRefusals.values.map(\.error)
+        status.photosSkipped = Dictionary(grouping: rejects, by: \.reason.label).mapValues(\.count)
         status.photoCount = items.count
         status.refresh()
-        return items
     }
 
     private func adopt(_ reading: Result<LoadedSettings, AppError>) -> Reload {

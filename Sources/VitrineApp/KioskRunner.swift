@@ -64,7 +64,9 @@ final class KioskRunner {
             reload: { [unowned self] in self.reload() },
             reloaded: { [unowned self] in self.reloaded() },
             decoded: { [unowned self] in
-                self.session?.imagesArrived()
+                if let refused = self.session?.imagesArrived(now: MonotonicClock.now()), !refused.isEmpty {
+                    self.content.refuse(refused)
+                }
                 self.drawIfNeeded()
             },
             frameDue: { [unowned self] in self.drawIfNeeded() },

@@ -191,8 +191,20 @@ final class KioskSession {
 
     /// A decode worker woke the loop: a photo's pixels arrived (the next frame may look different),
     /// or a clip's frame did (it shows when it is due: `nextStep` asks when that is).
-    func imagesArrived() {
+    /// A file whose decode refused it leaves the items (as one the scan refuses never joins them):
+    /// those are returned, for the count of photos and of skips.
+    @discardableResult
+    func imagesArrived(now: Double) -> [PhotoError] {
         if viewer.takePhotosDecoded() { scheduler.noteImagesArrived() }
+        return dropRefused(now: now)
+    }
+
+    /// The files refused by their decode since the last call leave the items (`Viewer.dropRefused`).
+    @discardableResult
+    func dropRefused(now: Double) -> [PhotoError] {
+        let refused = viewer.dropRefused(at: sceneTime(now: now))
+        if !refused.isEmpty { scheduler.forceRedraw() }
+        return refused
     }
 
     /// What to do about drawing at `now`; `nextVblank` is when a flip queued now would be shown.

@@ -39,7 +39,7 @@ public enum Simulator {
         let logger = Logger(label: "vitrine")
         let screen = Size(width: options.screenWidth, height: options.screenHeight)
 
-        let photos = try PhotoFolder.scan(settings.photos, logger: logger)
+        let photos = try PhotoFolder.scan(settings.photos, cacheMegabytes: settings.cache.megabytes, logger: logger)
         let replay = try options.replayPath.map {
             try ReplayInput(path: $0, screenSize: screen, input: settings.input, display: settings.display)
         }
@@ -106,13 +106,15 @@ public enum Simulator {
                 session.dispatch(.input(event), now: event.time, wall: wallStart + event.time)
             }
             session.dispatch(.time, now: t, wall: wallStart + t)
-            if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived() }
+            if decoded.exchange(false, ordering: .acquiring) { session.imagesArrived(now: t) }
             if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
                 // Virtual time runs faster than the decoders: each frame waits for what it asked
                 // for, so it shows the photos `run` would show (not placeholders), the same on a
                 // fast or a slow machine, and the renderer is timed drawing them.
                 viewer.store.waitUntilSettled()
                 decoded.store(false, ordering: .releasing)
+                // What the wait found refused leaves the grid by the next frame, as in `run`.
+                session.dropRefused(now: t)
                 let start = MonotonicClock.now()
                 let changed = viewer.draw(drawn, into: &canvas).union(unpresented)
                 let composeTime = MonotonicClock.now() - start

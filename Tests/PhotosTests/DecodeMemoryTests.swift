@@ -1,3 +1,4 @@
+import Blitter
 import Dispatch
 import Foundation
 import Photos
@@ -37,19 +38,50 @@ import TestSupport
         let photo = try PhotoDecoder().info(path: path)
         #expect(photo.decodeSourceBytes == photo.fileSize + 264 * 396 * 4 * 128)
         let key = ImageKey(photo: photo, size: ImageSize(width: 160, height: 120), kind: .thumbnail)
-        // A 32 MB cache holds the 77 kB thumbnail but not the 55 MB its decode needs meanwhile: it
-        // grows (SPEC §4: the most urgent image always fits) and says so.
-        let cache = ImageCache(megabytes: 32)
+        // A 64 MB cache holds the 53 MB its decode needs meanwhile, and the 77 kB thumbnail: no growth.
+        let roomy = ImageCache(megabytes: 64)
         let log = LogRecorder()
         let done = DispatchSemaphore(value: 0)
-        let queue = DecodeQueue(cache: cache, workers: 1, decoding: DecodeOptions(maxMegapixels: 100), logger: log.logger) { _, _ in done.signal() }
+        let queue = DecodeQueue(cache: roomy, workers: 1, decoding: DecodeOptions(maxMegapixels: 100), logger: log.logger) { _, _ in done.signal() }
         defer { queue.stop() }
         queue.want([key])
         #expect(done.wait(timeout: .now() + 60) == .success)
-        #expect(cache.contains(key))
-        #expect(cache.byteLimit >= photo.decodeSourceBytes)
+        #expect(roomy.contains(key))
+        #expect(roomy.byteLimit == 64 << 20)
+        #expect(log.messages.filter { $0.level == .warning }.isEmpty)
+    }
+
+    /// The cache never grows for what a file asks its decode to hold past the decode limit: with a
+    /// limit of 32 MB (a 32 MB cache, a queue of other decoders), the 53 MB of a 13 MP progressive
+    /// JPEG's decode is refused without a decode, with one warning naming the file and the limit.
+    @Test func aDecodeLargerThanTheCacheIsRefusedNotGrownFor() throws {
+        let path = TestJPEGs.path("variants/lomiri_Dragonfly_by_Bolly_13MP.jpg")
+        let photo = try PhotoDecoder().info(path: path)
+        let key = ImageKey(photo: photo, size: ImageSize(width: 160, height: 120), kind: .thumbnail)
+        let cache = ImageCache(megabytes: 32)
+        let log = LogRecorder()
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<MipChain, PhotoError>?
+        let queue = DecodeQueue(cache: cache, workers: 1, decoding: DecodeOptions(maxMegapixels: 100), logger: log.logger) { _, result in
+            outcome = result
+            done.signal()
+        }
+        defer { queue.stop() }
+        queue.want([key])
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(!cache.contains(key))
+        #expect(cache.byteLimit == 32 << 20)
+        guard case let .failure(error)? = outcome, case .tooLargeForMemory(photo.decodeSourceBytes, 32 << 20) = error.reason else {
+            Issue.record("not refused for the budget: \(String(describing: outcome))")
+            return
+        }
         let warnings = log.messages.filter { $0.level == .warning }.map(\.text)
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("cache.megabytes cannot hold the photo on screen (\(path) at 160x120 needs 52.7 MB while it decodes, 52.5 MB of it the file and the decoder's whole-image buffer)") == true, "\(warnings)")
+        #expect(warnings == ["Skipping photo \(path): its decode would hold 53 MB (the file and the decoder's buffers), more than the "
+            + "32 MB a decode may (cache.megabytes, or 8 bytes a pixel of photos.max_megapixels)"])
+        // Photos' own limit: cache.megabytes, or 8 bytes a pixel of max_megapixels when more.
+        #expect(DecodeOptions(maxMegapixels: 5, cacheMegabytes: 32).memoryBudget == 40_000_000)
+        #expect(DecodeOptions(maxMegapixels: 5, cacheMegabytes: 64).memoryBudget == 64 << 20)
+        // A decode as large as its pixels passes Photos' own: 13 MP at 4 bytes a pixel, under 8.
+        #expect(try PhotoDecoder(options: DecodeOptions(maxMegapixels: 14, cacheMegabytes: 32)).info(path: path).size == photo.size)
     }
 }

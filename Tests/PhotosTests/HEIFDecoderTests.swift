@@ -214,6 +214,30 @@ import TestSupport
         #expect(try decoder.readHeader(bytes: fine, path: "fine.heic").size == ImageSize(width: 4, height: 2))
     }
 
+    /// libheif decodes a grid to its descriptor's size, whatever the ispe says: a grid whose ispe
+    /// says 4x2 and whose descriptor says 30000x16000 (480 MP) is refused from its header, by the
+    /// scan (which reads the descriptor from mdat) as by a decode, and one within the limit is
+    /// counted at its descriptor's size.
+    @Test func aGridIsBoundedByItsDescriptorsSize() throws {
+        let bomb = SyntheticHEIF.grid(columns: 4, rows: 2, output: (30000, 16000))
+        let tooLarge = PhotoError.Reason.tooLarge(width: 30000, height: 16000, maxMegapixels: 100)
+        #expect(throws: PhotoError(path: "bomb.heic", reason: tooLarge)) {
+            try HEIFDecoder(options: DecodeOptions()).readHeader(bytes: bomb, path: "bomb.heic")
+        }
+        let folder = try TemporaryDirectory("heif-grid")
+        defer { folder.remove() }
+        try Data(bomb).write(to: URL(fileURLWithPath: folder.file("bomb.heic")))
+        #expect(throws: PhotoError(path: folder.file("bomb.heic"), reason: tooLarge)) {
+            try PhotoDecoder().info(path: folder.file("bomb.heic"))
+        }
+        // Within the megapixels, its working memory is the descriptor's size: the one-large-decode
+        // rule and the memory budget see it.
+        let large = SyntheticHEIF.grid(columns: 4, rows: 2, output: (8000, 6000))
+        let header = try HEIFDecoder(options: DecodeOptions()).readHeader(bytes: large, path: "large.heic")
+        #expect(header.workingBytes >= 8000 * 6000 * 7)
+        #expect(ImageKey(path: "large.heic", size: ImageSize(width: 8, height: 6), decoderBytes: header.workingBytes).holdsLargeWholeImage)
+    }
+
     @Test func tilesAreCountedThroughNestedGrids() {
         let meta = SyntheticHEIF.metaPayload(primary: 1, references: [1: [2, 3], 2: Array(10..<40), 3: Array(40..<50)])
         #expect(HEIFBoxes.primaryItem(metaPayload: meta[...])?.tiles == 40)
@@ -302,7 +326,8 @@ enum SyntheticHEIF {
         fullBox("pitm", u16(primary)) + iref(references)
     }
 
-    static func grid(columns: Int, rows: Int) -> [UInt8] {
+    /// `output`: the size the grid's descriptor gives (its ispe says `columns` x `rows` all the same).
+    static func grid(columns: Int, rows: Int, output: (width: Int, height: Int)? = nil) -> [UInt8] {
         let tiles = Array(2..<(2 + columns * rows))
         let items = [1] + tiles
         let ftyp = box("ftyp", Array("heic".utf8) + u32(0) + Array("mif1heic".utf8))
@@ -327,7 +352,7 @@ enum SyntheticHEIF {
             return fullBox("meta", hdlr + fullBox("pitm", u16(1)) + iinf + iloc + iprp + iref([1: tiles]))
         }
         let mdatStart = ftyp.count + meta(mdatStart: 0).count + 8
-        let grid: [UInt8] = [0, 0, UInt8(rows - 1), UInt8(columns - 1)] + u16(columns) + u16(rows)
+        let grid: [UInt8] = [0, 0, UInt8(rows - 1), UInt8(columns - 1)] + u16(output?.width ?? columns) + u16(output?.height ?? rows)
         return ftyp + meta(mdatStart: mdatStart) + box("mdat", grid + [0])
     }
 }

@@ -1,5 +1,6 @@
 import Blitter
 import Colour
+import CZlib
 import Foundation
 import Geometry
 import PNG
@@ -161,15 +162,126 @@ import TestSupport
             == .tooLarge(width: 32, height: 32, maxMegapixels: 0.001))
     }
 
-    /// libspng refuses a chunk cache limit below the chunk size limit (the file's size): a file
-    /// larger than the cache limit must still decode.
-    @Test func aFileLargerThanTheChunkCacheLimitDecodes() throws {
+    /// libspng's chunk limits bound the ancillary chunks it keeps, not the image data: a file
+    /// far larger than them decodes.
+    @Test func aFileLargerThanTheChunkLimitsDecodes() throws {
         var rng = SplitMix64(seed: 23)
         let noise = TestImages.random(width: 2048, height: 1400, using: &rng)
         let file = try PNGEncoder.encode(noise)
-        #expect(file.count > SpngReader.chunkCacheLimit)
+        #expect(file.count > 100 * SpngReader.chunkLimit)
         let image = try Self.decode(file, to: ImageSize(width: 512, height: 350))
         #expect(image.scale == ScalingFactor(num: 1, denom: 4))
+    }
+
+    // MARK: A bad part loses only itself
+
+    /// A valid 30 KB ICC profile in a PNG smaller than it: libspng's chunk limit, set to the file's
+    /// size, applied to the inflated profile and skipped the photo. Vitrine inflates iCCP itself,
+    /// within the ICC bound, and libspng never sees it: the photo shows converted.
+    @Test func aProfileLargerThanTheFileIsUsed() throws {
+        let profile = try Self.paddedDisplayP3(to: 30_400)
+        let file = Self.inserting(Self.chunk("iCCP", Self.iccp(profile)), before: "IDAT", in: try Self.bytes("pngsuite/ps_basn2c08.png"))
+        #expect(file.count < profile.count)
+        let image = try Self.decode(file)
+        #expect(image.colour == .icc(profile))
+        #expect(image.colourWarning == nil)
+        let folder = try TemporaryDirectory("png-icc")
+        defer { folder.remove() }
+        try Data(file).write(to: URL(fileURLWithPath: folder.file("p3.png")))
+        let decoder = try PhotoDecoder()
+        let shown = try decoder.decode(path: folder.file("p3.png"), to: ImageSize(width: 32, height: 32)).image
+        #expect(shown.colourWarning == nil)
+        #expect(decoder.colourStatistics.converted == 1)
+    }
+
+    /// Chunks libspng would inflate or keep, each past one of its limits (its 1,000 chunks, its
+    /// cache, its inflated size), or broken: the photo shows with the same pixels as without them,
+    /// and only a profile that cannot be used is said (naming the chunk and the bound).
+    @Test func aBadMetadataChunkLosesOnlyItself() throws {
+        let plain = try Self.bytes("pngsuite/ps_basn2c08.png")
+        let expected = Self.hash(try Self.decode(plain).bitmap)
+        let bomb = Self.deflated([UInt8](repeating: 0, count: 40 << 20))
+        let manyTexts = (0..<100_000).flatMap { Self.chunk("tEXt", Array("k\0\($0)".utf8)) }
+        let cases: [(String, [UInt8])] = [
+            ("100,000 tEXt", manyTexts),
+            ("a zTXt bomb", Self.chunk("zTXt", Array("Comment".utf8) + [0, 0] + bomb)),
+            ("a compressed XMP bomb", Self.chunk("iTXt", PNGLayout.xmpKeyword + [0, 1, 0, 0, 0] + bomb)),
+            ("two eXIf", Self.chunk("eXIf", Self.tiffOrientation(1)) + Self.chunk("eXIf", Self.tiffOrientation(1))),
+            ("an eXIf that is no TIFF", Self.chunk("eXIf", Array("not TIFF at all".utf8))),
+            ("a tEXt with a bad CRC", Array(Self.chunk("tEXt", Array("k\0v".utf8)).dropLast()) + [0]),
+        ]
+        for (name, chunks) in cases {
+            let image = try Self.decode(Self.inserting(chunks, before: "IDAT", in: plain))
+            #expect(Self.hash(image.bitmap) == expected, "\(name)")
+            #expect(image.warning == nil && image.colourWarning == nil, "\(name)")
+        }
+        let iccBomb = try Self.decode(Self.inserting(Self.chunk("iCCP", Array("test".utf8) + [0, 0] + bomb), before: "IDAT", in: plain))
+        #expect(Self.hash(iccBomb.bitmap) == expected)
+        #expect(iccBomb.colour == nil)
+        let warning = try #require(iccBomb.colourWarning)
+        #expect(warning.contains("iCCP") && warning.contains("4 MB"), "\(warning)")
+        var badCRC = Self.chunk("iCCP", Self.iccp(try Self.paddedDisplayP3(to: 600)))
+        badCRC[badCRC.count - 1] ^= 1
+        let unchecked = try Self.decode(Self.inserting(badCRC, before: "IDAT", in: plain))
+        #expect(unchecked.colour == nil && unchecked.colourWarning?.contains("CRC") == true)
+    }
+
+    /// One bound per kind of block (`MetadataBounds`), checked on the declared size: an eXIf over
+    /// 64 KB is not read (not for its orientation either), an XMP packet over 1 MB neither; each
+    /// is a line for the caption's warning.
+    @Test func metadataOverItsBoundIsNotRead() throws {
+        let plain = try Self.bytes("pngsuite/ps_basn2c08.png")
+        let large = Self.tiffOrientation(6) + [UInt8](repeating: 0, count: MetadataBounds.exifBytes)
+        let turned = Self.inserting(Self.chunk("eXIf", large), before: "IDAT", in: plain)
+        #expect(try PNGDecoder().readHeader(bytes: turned, path: "t.png").orientation == .normal)
+        var metadata = PNGDecoder.metadata(in: turned)
+        #expect(metadata.exif.isEmpty)
+        #expect(metadata.unread.count == 1 && metadata.unread[0].contains("eXIf") && metadata.unread[0].contains("64 KB"))
+        let fits = Self.inserting(Self.chunk("eXIf", Array(large.prefix(MetadataBounds.exifBytes))), before: "IDAT", in: plain)
+        #expect(try PNGDecoder().readHeader(bytes: fits, path: "t.png").orientation == .rotate90)
+        let packet = Array("<x:xmpmeta/>".utf8) + [UInt8](repeating: 0x20, count: MetadataBounds.xmpBytes)
+        metadata = PNGDecoder.metadata(in: Self.inserting(Self.chunk("iTXt", PNGLayout.xmpKeyword + [0, 0, 0, 0, 0] + packet),
+                                                          before: "IEND", in: plain))
+        #expect(metadata.xmp.isEmpty)
+        #expect(metadata.unread.count == 1 && metadata.unread[0].contains("XMP") && metadata.unread[0].contains("1 MB"))
+    }
+
+    /// A file that ends after its last row (no IEND, or cut inside the last IDAT's CRC) shows, and
+    /// says it is truncated; one cut inside its image data is refused.
+    @Test func aFileCutAfterItsLastRowShowsWithAWarning() throws {
+        let plain = try Self.bytes("pngsuite/ps_basn2c08.png")
+        #expect(try Self.decode(plain).warning == nil)
+        for cut in [12, 14, 16] {
+            let image = try Self.decode(Array(plain.dropLast(cut)))
+            #expect(image.warning?.contains("truncated") == true, "\(cut)")
+        }
+        #expect(Self.reason(Array(plain.prefix(plain.count / 2)))?.label == "corrupt")
+    }
+
+    /// A row as wide as 100,000,000 pixels (under 100 MP) holds gigabytes of libspng's scanlines,
+    /// more than its pixels: refused from its header, past both cache.megabytes and 8 bytes a
+    /// pixel of photos.max_megapixels, by the scan and the decode alike, with one reason.
+    @Test func aDecodeLargerThanTheCacheIsRefusedFromItsHeader() throws {
+        let strip = Self.png(width: 100_000_000, height: 1, chunks: [("IDAT", Self.deflated([0]))])
+        let folder = try TemporaryDirectory("png-strip")
+        defer { folder.remove() }
+        try Data(strip).write(to: URL(fileURLWithPath: folder.file("strip.png")))
+        let options = DecodeOptions(cacheMegabytes: 64)
+        for attempt in ["info", "decode"] {
+            #expect {
+                if attempt == "info" {
+                    _ = try PhotoDecoder(options: options).info(path: folder.file("strip.png"))
+                } else {
+                    _ = try PhotoDecoder(options: options).decode(path: folder.file("strip.png"), to: ImageSize(width: 640, height: 1))
+                }
+            } throws: { error in
+                guard let error = error as? PhotoError, case let .tooLargeForMemory(needs, budget) = error.reason else { return false }
+                return needs > 3_000_000_000 && budget == 800_000_000 && "\(error.reason)".contains("762 MB a decode may")
+                    && error.reason.label == "too_large"
+            }
+        }
+        // Without a budget (tools), the header passes: the megapixels alone do not refuse it.
+        #expect(try PhotoDecoder().info(path: folder.file("strip.png")).size == ImageSize(width: 100_000_000, height: 1))
     }
 
     @Test func zeroSizesAndMissingImageDataAreRefused() {
@@ -352,6 +464,27 @@ import TestSupport
         tiff += [0, 1, 0x87, 0x69, 0, 4, 0, 0, 0, 1, 0, 0, 0, 26, 0, 0, 0, 0]
         tiff += [0, 1, 0x90, 0x03, 0, 2, 0, 0, 0, 20, 0, 0, 0, 44, 0, 0, 0, 0]
         return tiff + Array(date.utf8) + [0]
+    }
+
+    /// `bytes` compressed by zlib.
+    static func deflated(_ bytes: [UInt8]) -> [UInt8] {
+        var length = compressBound(uLong(bytes.count))
+        var out = [UInt8](repeating: 0, count: Int(length))
+        #expect(compress2(&out, &length, bytes, uLong(bytes.count), 9) == Z_OK)
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// An iCCP chunk's data: a name, its NUL, compression method 0, the profile deflated.
+    static func iccp(_ profile: [UInt8]) -> [UInt8] { Array("test".utf8) + [0, 0] + deflated(profile) }
+
+    /// The Display P3 profile of the JPEG tests, its declared size grown to `size` with zeros after
+    /// its tags (lcms2 reads it as the same profile).
+    static func paddedDisplayP3(to size: Int) throws -> [UInt8] {
+        let path = TestPaths.root.appendingPathComponent("Tests/PhotosTests/JPEGs/colour/display_p3.icc").path
+        var profile = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        profile += [UInt8](repeating: 0, count: max(0, size - profile.count))
+        profile.replaceSubrange(0..<4, with: [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        return profile
     }
 
     static func png(width: UInt32, height: UInt32, chunks: [(String, [UInt8])]) -> [UInt8] {

@@ -191,6 +191,41 @@ enum TestWebPs {
         #expect(try TestWebPs.decode("pil_transparent.webp").colour == nil)
     }
 
+    /// One bound per kind of block (`MetadataBounds`), on the chunk's declared size: an ICCP chunk
+    /// over 4 MB is not copied (the photo shows unconverted, saying why), an EXIF chunk over 64 KB
+    /// and an XMP chunk over 1 MB are not read, each a line for the caption's warning.
+    @Test func chunksOverTheirBoundsAreNotRead() throws {
+        let flower = try TestWebPs.bytes("pil_flower2.webp")
+        let hugeProfile = Self.replacing("ICCP", with: [UInt8](repeating: 0, count: MetadataBounds.iccBytes + 1), in: flower)
+        let decoder = WebPDecoder()
+        let image = try decoder.decode(bytes: hugeProfile, path: "icc.webp",
+                                       to: try decoder.readHeader(bytes: hugeProfile, path: "icc.webp").size)
+        #expect(image.colour == nil)
+        #expect(image.colourWarning?.contains("ICCP") == true && image.colourWarning?.contains("4 MB") == true)
+        var large = Self.replacing("EXIF", with: Array("MM\0*".utf8) + [UInt8](repeating: 0, count: MetadataBounds.exifBytes + 8), in: flower)
+        large = Self.replacing("XMP ", with: [UInt8](repeating: 0x20, count: MetadataBounds.xmpBytes + 1), in: large)
+        let metadata = try #require(PhotoDecoder.metadata(in: large))
+        #expect(metadata.exif.isEmpty && metadata.xmp.isEmpty)
+        #expect(metadata.unread.count == 2)
+        #expect(metadata.unread.contains { $0.contains("EXIF chunk") && $0.contains("64 KB") })
+        #expect(metadata.unread.contains { $0.contains("XMP chunk") && $0.contains("1 MB") })
+    }
+
+    /// The RIFF file `file` with the payload of its first chunk `fourCC` replaced.
+    static func replacing(_ fourCC: String, with payload: [UInt8], in file: [UInt8]) -> [UInt8] {
+        func u32(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 | Int(file[at + 2]) << 16 | Int(file[at + 3]) << 24 }
+        func le(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        var offset = 12
+        while offset + 8 <= file.count, !file[offset..<offset + 4].elementsEqual(fourCC.utf8) {
+            offset += 8 + u32(offset + 4) + (u32(offset + 4) & 1)
+        }
+        let end = offset + 8 + u32(offset + 4) + (u32(offset + 4) & 1)
+        var out = Array(file[..<offset]) + Array(fourCC.utf8) + le(payload.count) + payload + (payload.count & 1 == 1 ? [0] : [])
+        out += file[end...]
+        out.replaceSubrange(4..<8, with: le(out.count - 8))
+        return out
+    }
+
     @Test func exifWithOrWithoutJPEGsSignatureIsTheTIFFStructure() throws {
         // Pillow writes "Exif\0\0" before the TIFF header; the specification and webpmux do not.
         for name in ["pil_hopper_orientation_6.webp", "derived_baretiff_xmp_pil_hopper_orientation_6.webp"] {
