@@ -187,9 +187,12 @@ let package = Package(
         // The fuzz targets' entries (Fuzz/README.md): scripts/fuzz links each with libFuzzer, and the
         // tests replay the committed corpora through the same entries.
         .target(name: "FuzzTargets", dependencies: [
-            "Touch", "Geometry", "Photos", "Clips", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP",
+            "Touch", "Geometry", "Photos", "Clips", "Blitter", "Config", "ConfigFile", "Scene", "Linux", "RemoteControl", "RemoteHTTP", "Text",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Fuzz/Targets"),
+        // scripts/sanitize's sweep, built without sanitizers to run under Valgrind (its AddressSanitizer
+        // build links the same source with .build-fuzz's objects, as scripts/fuzz does).
+        .executableTarget(name: "vitrine-sanitize", dependencies: ["FuzzTargets", "Text"], path: "Fuzz/Sweep"),
 
         // What the test targets share (like swift-collections' _CollectionsTestSupport): where the
         // repository's test files are, temporary folders, test pictures and their comparison, the

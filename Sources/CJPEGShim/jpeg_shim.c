@@ -110,6 +110,8 @@ static int run(const unsigned char *data, unsigned long size, unsigned scale_num
     }
 
     jpeg_start_decompress(&dinfo);
+    // Each row output_width * output_components bytes (4 for JCS_EXT_BGRX), all of them checked
+    // against out_size above.
     size_t row_bytes = (size_t)dinfo.output_width * 4;
     while (dinfo.output_scanline < dinfo.output_height) {
         JSAMPROW row = out + (size_t)dinfo.output_scanline * row_bytes;

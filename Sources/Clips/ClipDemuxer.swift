@@ -33,20 +33,22 @@ final class ClipDemuxer {
         var options: OpaquePointer?
         av_dict_set(&options, "format_whitelist", Self.formats, 0)
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = avformat_open_input(&opened, nil, nil, &options)
+        let (status, logged) = FFmpegLog.watching(context) { avformat_open_input(&opened, nil, nil, &options) }
         av_dict_free(&options)
         guard status >= 0, let opened else {
             // avformat_open_input freed the context.
-            throw Self.readError(input) ?? ClipError(path: path, call: "avformat_open_input", code: status)
+            throw Self.readError(input) ?? Self.error(path: path, call: "avformat_open_input", code: status, logged: logged,
+                                                      limits: limits)
         }
         context = opened
         self.context = context
 
         do throws(ClipError) {
             if Self.needsStreamInfo(context) {
-                let status = avformat_find_stream_info(context, nil)
+                let (status, logged) = FFmpegLog.watching(context) { avformat_find_stream_info(context, nil) }
                 if status < 0 {
-                    throw Self.readError(input) ?? ClipError(path: path, call: "avformat_find_stream_info", code: status)
+                    throw Self.readError(input) ?? Self.error(path: path, call: "avformat_find_stream_info", code: status,
+                                                              logged: logged, limits: limits)
                 }
             }
             let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -79,6 +81,15 @@ final class ClipDemuxer {
             return parameters.codec_id == AV_CODEC_ID_NONE || parameters.width <= 0 || parameters.height <= 0
                 || duration(of: stream, in: context) == 0
         }
+    }
+
+    /// The failure of `call`, which returned `code`, told by its real cause where FFmpeg's log
+    /// names one: ENOMEM from a stream past `limits.maxStreams` is that limit, not memory.
+    private static func error(path: String, call: String, code: Int32, logged: [String], limits: ClipLimits) -> ClipError {
+        if code == vitrine_averror(ENOMEM), logged.contains(where: { $0.contains("max_streams") }) {
+            return ClipError(path: path, reason: .tooManyStreams(limit: Int(limits.maxStreams)))
+        }
+        return ClipError(path: path, call: call, code: code, logged: logged)
     }
 
     private static func readError(_ input: ClipInput) -> ClipError? {

@@ -21,6 +21,8 @@ public struct ClipError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupportedCodec(String)
         /// Neither the stream nor the container says how long the clip is.
         case noDuration
+        /// More streams than `ClipLimits.maxStreams` (libavformat stops at it and says ENOMEM).
+        case tooManyStreams(limit: Int)
 
         public var description: String {
             switch self {
@@ -41,6 +43,8 @@ public struct ClipError: Error, Equatable, Sendable, CustomStringConvertible {
                 return "unsupported codec \(name): no decoder for it here"
             case .noDuration:
                 return "zero or unknown duration"
+            case let .tooManyStreams(limit):
+                return "more than \(limit) streams, the most Vitrine reads in a clip (video, sound and a few metadata tracks)"
             }
         }
     }
@@ -53,9 +57,13 @@ public struct ClipError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// The failure of FFmpeg's `call`, which returned `code`, with FFmpeg's own message for it.
-    init(path: String, call: String, code: Int32) {
-        self.init(path: path, reason: .ffmpeg(call: call, code: code, message: Self.message(code)))
+    /// The failure of FFmpeg's `call`, which returned `code`, with FFmpeg's own message for it and
+    /// what FFmpeg logged while the call ran (`FFmpegLog.watching`), which often names the cause
+    /// the code hides ("moov atom not found" behind "Invalid data found when processing input").
+    init(path: String, call: String, code: Int32, logged: [String] = []) {
+        var message = Self.message(code)
+        if !logged.isEmpty { message += " (FFmpeg: \(LogLine.escaped(logged.joined(separator: "; "))))" }
+        self.init(path: path, reason: .ffmpeg(call: call, code: code, message: message))
     }
 
     public var description: String { "\(LogLine.escaped(path)): \(reason)" }

@@ -55,14 +55,23 @@ final class ClipFrameScaler {
                                          0, 1 << 16, 1 << 16)
             key = wanted
         }
+        // libswscale's SIMD converters (yuv2rgb's SSSE3/AVX2 loops, the packed output of the
+        // vertical scaler) store whole blocks of 8 or 16 pixels: a row is written up to its width
+        // rounded up to the block, as far as the stride allows, and FFmpeg's own frames give them
+        // that room (av_frame_get_buffer: linesize aligned to av_cpu_max_align(), 64 bytes, and
+        // padding after the last row). So does this buffer: each row `paddedStride` pixels (a
+        // multiple of 64 bytes) and one more block after the last, which libswscale may write and
+        // nobody reads. Given rows of exactly the width it wrote 16-28 bytes past the buffer.
+        let stride = Self.paddedStride(width)
+        let count = stride * height + Self.blockPixels
         // Not filled first: libswscale writes every pixel (an 8 MB fill per 1080p frame would cost
         // a fifth of the conversion), and a short conversion is refused below.
         var frame = frame.pointee
         var rows: Int32 = 0
-        let pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, initialized in
+        let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             let targetPlanes: [UnsafeMutablePointer<UInt8>?] = [UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt8.self),
                                                                 nil, nil, nil]
-            let targetStrides: [Int32] = [Int32(width * 4), 0, 0, 0]
+            let targetStrides: [Int32] = [Int32(stride * 4), 0, 0, 0]
             rows = withUnsafePointer(to: &frame.data) { planes in
                 withUnsafePointer(to: &frame.linesize) { strides in
                     planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) { planes in
@@ -72,8 +81,24 @@ final class ClipFrameScaler {
                     }
                 }
             }
-            initialized = width * height  // UInt32s: whatever a short conversion left is no unsafety, and is refused
+            // The padding black (a few pixels a row, written or not by libswscale), so that two
+            // conversions of one frame are the same array.
+            let base = buffer.baseAddress!
+            if stride > width {
+                for y in 0..<height { (base + y * stride + width).initialize(repeating: 0, count: stride - width) }
+            }
+            (base + stride * height).initialize(repeating: 0, count: Self.blockPixels)
+            initialized = count  // UInt32s: whatever a short conversion left is no unsafety, and is refused
         }
-        return rows == Int32(height) ? Bitmap(width: width, height: height, stride: width, pixels: pixels) : nil
+        return rows == Int32(height) ? Bitmap(width: width, height: height, stride: stride, pixels: pixels) : nil
+    }
+
+    /// The widest block libswscale's x86 and NEON converters store at once: 16 pixels, 64 bytes
+    /// (also av_cpu_max_align(), the alignment FFmpeg gives its own frames' rows).
+    static let blockPixels = 16
+
+    /// `width` rounded up to a whole block: the row stride libswscale is given.
+    static func paddedStride(_ width: Int) -> Int {
+        (width + blockPixels - 1) / blockPixels * blockPixels
     }
 }

@@ -65,6 +65,8 @@ final class ClipInput {
     }
 
     private func makeContext() throws(ClipError) {
+        // avio_alloc_context's buffer must come from av_malloc: libavformat may free it and put
+        // another in its place (deinit frees the context's current one).
         guard let buffer = av_malloc(Self.bufferSize) else {
             throw ClipError(path: path, call: "av_malloc", code: vitrine_averror(ENOMEM))
         }

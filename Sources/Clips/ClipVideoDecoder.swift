@@ -41,6 +41,7 @@ final class ClipVideoDecoder {
                 throw ClipError(path: path, call: "avcodec_alloc_context3", code: vitrine_averror(ENOMEM))
             }
             var status = avcodec_parameters_to_context(context, parameters)
+            var logged: [String] = []
             if status >= 0 {
                 context.pointee.pkt_timebase = stream.pointee.time_base
                 context.pointee.thread_count = threads
@@ -48,7 +49,7 @@ final class ClipVideoDecoder {
                 // said a small size (an SPS can claim anything).
                 let pixels = min(limits.maxMegapixels * 1_000_000, Double(ClipLimits.maxDimension * ClipLimits.maxDimension))
                 context.pointee.max_pixels = Int64(max(1, pixels.isFinite ? pixels : 1))
-                status = avcodec_open2(context, candidate.codec, nil)
+                (status, logged) = FFmpegLog.watching(context) { avcodec_open2(context, candidate.codec, nil) }
             }
             if status >= 0 {
                 self.context = context
@@ -57,7 +58,7 @@ final class ClipVideoDecoder {
                 return
             }
             lastError = ClipError(path: path, call: "avcodec_open2 (\(String(cString: candidate.codec.pointee.name)))",
-                                  code: status)
+                                  code: status, logged: logged)
             var failed: UnsafeMutablePointer<AVCodecContext>? = context
             avcodec_free_context(&failed)
         }

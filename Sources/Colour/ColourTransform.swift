@@ -33,6 +33,8 @@ final class ColourTransform {
     func apply(to bitmap: inout Bitmap) {
         guard !bitmap.isEmpty, let width = UInt32(exactly: bitmap.width), let height = UInt32(exactly: bitmap.height),
               let rowBytes = UInt32(exactly: bitmap.stride * MemoryLayout<UInt32>.stride) else { return }
+            // lcms2 reads and writes `width` pixels of TYPE_BGRA_8 (4 bytes) a line, lines
+            // `rowBytes` apart: the bitmap's own stride, in place.
         bitmap.pixels.withUnsafeMutableBytes { buffer in
             cmsDoTransformLineStride(handle, buffer.baseAddress, buffer.baseAddress, width, height, rowBytes, rowBytes, 0, 0)
         }

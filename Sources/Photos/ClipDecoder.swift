@@ -52,6 +52,7 @@ final class ClipDecoder {
         case let .tooLarge(width, height, maxMegapixels): .tooLarge(width: width, height: height, maxMegapixels: maxMegapixels)
         case .unsupportedCodec: .unsupported(format: format, "\(error.reason)")
         case .noDuration: .corrupt(format: format, "\(error.reason)")
+        case .tooManyStreams: .unsupported(format: format, "\(error.reason)")
         }
         return PhotoError(path: path, reason: reason)
     }

@@ -18,6 +18,7 @@ final class HEIFContext {
         self.input = input
         var failure = failure
         failure.input = input
+        failure.maxSide = maxSide
         self.failure = failure
         heif_context_set_maximum_image_size_limit(pointer, Int32(clamping: maxSide))
         let userData = Unmanaged.passUnretained(input).toOpaque()

@@ -233,6 +233,8 @@ public final class JPEGDecoder {
 
     private func decodeWithTurboJPEG(_ bytes: [UInt8], header: JPEGHeader, factor: ScalingFactor,
                                      path: String) throws -> (Bitmap, String?) {
+        // tjDecompress2 writes pitch x TJSCALED(height) bytes: ScalingFactor.scale rounds up as
+        // TJSCALED does, and the pitch is the scaled width's 4 bytes a pixel.
         let size = factor.scale(header.storedSize)
         var pixels = [UInt32](repeating: 0, count: size.width * size.height)
         let format = header.colorSpace == .cmyk ? TJPF_CMYK : TJPF_BGRX

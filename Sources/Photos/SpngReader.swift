@@ -81,6 +81,7 @@ final class SpngReader {
         }
         try check("spng_decode_image",
                   spng_decode_image(context, nil, 0, format, transparency | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)))
+        // spng_decode_row writes one row of the output format: width * 4 bytes of RGBA8.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes, alignment: 16)
         defer { buffer.deallocate() }
         for _ in 0..<height {

@@ -49,6 +49,7 @@ final class ThumbnailCodec {
             return nil
         }
         guard Int(width) == size.width, Int(height) == size.height else { return nil }
+        // tjDecompress2 writes pitch x height bytes: the pitch is the width's 4 bytes a pixel.
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         let status = pixels.withUnsafeMutableBytes { out in
             tjDecompress2(decompressor, bytes, UInt(bytes.count), out.baseAddress?.assumingMemoryBound(to: UInt8.self),

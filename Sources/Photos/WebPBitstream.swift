@@ -53,6 +53,8 @@ enum WebPBitstream {
             config.options.scaled_width = Int32(size.width)
             config.options.scaled_height = Int32(size.height)
             config.output.colorspace = MODE_bgrA
+            // libwebp checks stride >= width * 4 and size >= stride * (height - 1) + width * 4
+            // (WebPAllocateDecBuffer) and refuses a buffer short of them rather than write past it.
             config.output.is_external_memory = 1
             config.output.u.RGBA.rgba = (base + offset).assumingMemoryBound(to: UInt8.self)
             config.output.u.RGBA.stride = Int32(stride)

@@ -55,7 +55,10 @@ final class FontFace {
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
         var coverage = [UInt8](repeating: 0, count: width * height)
-        if width > 0, height > 0, let buffer = bitmap.buffer, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue) {
+        // FreeType's grey bitmap: `rows` rows `pitch` bytes apart (negative: stored bottom up),
+        // `width` bytes each; read only when a row holds them.
+        if width > 0, height > 0, let buffer = bitmap.buffer, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue),
+           pitch.magnitude >= width {
             for y in 0..<height {
                 let row = pitch >= 0 ? buffer + y * pitch : buffer + (height - 1 - y) * -pitch
                 for x in 0..<width { coverage[y * width + x] = row[x] }

@@ -62,6 +62,8 @@ final class PixmanImage {
         self.stride = stride
         self.pixels = pixels
         self.storage = storage
+        // pixman needs the bits 4-byte aligned, a stride in bytes that is a multiple of 4, and
+        // stride * height bytes: a bitmap's pixels and its stride in words, times 4.
         guard let image = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(width), Int32(height), pixels,
                                                    Int32(stride * 4)) else {
             fatalError("pixman_image_create_bits(\(width)x\(height), stride \(stride)) failed")

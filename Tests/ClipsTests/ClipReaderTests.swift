@@ -48,6 +48,36 @@ import Testing
         }
     }
 
+    /// Widths around libswscale's SIMD blocks of 8 and 16 pixels, at the clip's own size (where
+    /// libswscale only converts, with its widest loops) and scaled: every row leaves libswscale
+    /// a whole block (#36: rows of exactly the width made it write 16 bytes past a 300x300 frame),
+    /// the padding is black, and the pixels are ffmpeg's own. Clips of these sizes are made here by
+    /// ffmpeg (raw 4:2:0 in Matroska: any width; H.264 needs even ones).
+    @Test func oddWidthsKeepTheirPixelsAndLeaveLibswscaleAWholeBlock() throws {
+        let folder = NSTemporaryDirectory() + "vitrine-clip-odd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (width, height) in [(1, 1), (7, 3), (9, 9), (15, 2), (17, 9), (31, 5), (33, 17), (300, 20)] {
+            let path = folder + "/\(width)x\(height).mkv"
+            let made = try ProcessResult.run(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10",
+                                              "-vf", "scale=\(width):\(height)", "-frames:v", "1", "-c:v", "rawvideo",
+                                              "-pix_fmt", "yuv420p", "-y", path], executable: "/usr/bin/ffmpeg")
+            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+            for (targetWidth, targetHeight) in [(width, height), (width + 2, height + 1)] {
+                let reader = try ClipReader(path: path)
+                let frame = try #require(try reader.nextFrame(width: targetWidth, height: targetHeight)).bitmap
+                #expect(frame.stride % 16 == 0 && frame.stride - frame.width < 16, "\(targetWidth)x\(targetHeight): stride \(frame.stride)")
+                #expect(frame.pixels.count >= frame.stride * frame.height + 16)
+                for y in 0..<frame.height {
+                    #expect(frame.pixels[y * frame.stride + frame.width..<(y + 1) * frame.stride].allSatisfy { $0 == 0 })
+                }
+                let reference = try #require(try ClipTestFiles.ffmpegFrames(path, width: targetWidth, height: targetHeight, count: 1).first)
+                let difference = largestDifference(frame, reference)
+                #expect(difference <= 3, "\(width)x\(height) at \(targetWidth)x\(targetHeight): largest difference \(difference)")
+            }
+        }
+    }
+
     @Test(arguments: ["h264-30fps.mp4", "h264-24fps.mov", "vp9.webm", "rt_test_live.mov"])
     func frameTimesAreFFprobesPresentationTimes(_ name: String) throws {
         let path = ClipTestFiles.path(name)

@@ -2,6 +2,7 @@ import Clips
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// Bad clips are refused with their reason before anything is decoded, or end early; never a
 /// crash or a hang (SPEC §12). The time bounds are generous sanity limits, not speed assertions.
@@ -38,6 +39,55 @@ import Testing
             return
         }
         #expect(call == "avformat_open_input" && !message.isEmpty)
+    }
+
+    /// A clip of `streams` copies of one tiny video stream (ffmpeg's -map repeated), in a
+    /// temporary folder the caller removes.
+    private func clip(streams: Int, container: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "vitrine-clip-streams-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/streams-\(streams).\(container)"
+        let maps = (0..<streams).flatMap { _ in ["-map", "0:v"] }
+        let result = try ProcessResult.run(["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=32x24:rate=10",
+                                            "-frames:v", "2"] + maps + ["-c:v", "mjpeg", "-y", path], executable: "/usr/bin/ffmpeg")
+        try #require(result.status == 0, "ffmpeg: \(result.stderr)")
+        return path
+    }
+
+    /// libavformat stops at the max_streams Vitrine sets (ClipLimits.maxStreams) and answers
+    /// ENOMEM, "Cannot allocate memory": the message names the limit instead.
+    @Test(arguments: ["mov", "mkv"]) func aClipWithMoreStreamsThanTheLimitSaysSo(container: String) throws {
+        let tooMany = try clip(streams: 33, container: container)
+        let enough = try clip(streams: 32, container: container)
+        defer {
+            try? FileManager.default.removeItem(atPath: (tooMany as NSString).deletingLastPathComponent)
+            try? FileManager.default.removeItem(atPath: (enough as NSString).deletingLastPathComponent)
+        }
+        #expect(reason { try ClipReader(path: tooMany) } == .tooManyStreams(limit: 32))
+        #expect(reason { try ClipReader(path: enough) } == nil)
+        #expect(reason { try ClipReader(path: enough, limits: { var limits = ClipLimits(); limits.maxStreams = 8; return limits }()) }
+                == .tooManyStreams(limit: 8))
+        do {
+            _ = try ClipReader.info(path: tooMany)
+            Issue.record("a clip of 33 streams was read")
+        } catch {
+            #expect("\(error)".contains("more than 32 streams"), "\(error)")
+            #expect(!"\(error)".contains("Cannot allocate memory"), "\(error)")
+        }
+    }
+
+    /// Where FFmpeg's error code is generic, what FFmpeg logged about the file is in the message.
+    @Test func ffmpegsOwnCauseIsInTheMessage() throws {
+        var data = try bytes("h264-30fps.mp4")
+        // No 'moov' box: libavformat says "Invalid data found when processing input" and logs why.
+        let at = try #require(data.indices.first { data[$0..<min($0 + 4, data.count)].elementsEqual("moov".utf8) })
+        data.replaceSubrange(at..<at + 4, with: "xoov".utf8)
+        guard case let .ffmpeg(call, _, message) = reason({ try ClipReader(bytes: data, name: "no-moov.mp4") }) else {
+            Issue.record("a clip without its moov box was read")
+            return
+        }
+        #expect(call == "avformat_open_input")
+        #expect(message.contains("moov atom not found"), "\(message)")
     }
 
     @Test func anUnknownCodecIsRefusedByName() throws {
