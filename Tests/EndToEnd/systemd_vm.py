@@ -56,10 +56,11 @@ import vm  # noqa: E402
 from vm import VMError  # noqa: E402
 
 MIRROR = os.environ.get("VITRINE_DEBIAN_MIRROR") or "http://deb.debian.org/debian"
+SECURITY_MIRROR = os.environ.get("VITRINE_DEBIAN_SECURITY_MIRROR") or "http://deb.debian.org/debian-security"
 # busybox: the harness's usleep.
 BASE_PACKAGES = ["systemd-sysv", "udev", "dbus", "kmod", "busybox"]
 # Change when the base root's recipe changes: a new cache key.
-ROOT_RECIPE = 2
+ROOT_RECIPE = 3
 # What the guest needs loaded (udev loads them by modalias; uinput on first open), with their
 # dependencies added from the modules' own depends= lists.
 GUEST_MODULES = ["virtio_pci", "virtio_input", "evdev", "uinput", "virtio-gpu", "virtio_console"]
@@ -123,6 +124,17 @@ def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
     return vm._run(command, **kwargs)
 
 
+def base_root_recipe(platform: Platform, cache: Path) -> tuple[list[str], str, Path]:
+    """The base root's apt sources, its recipe (what goes in) and its folder, named by the recipe."""
+    # The release with its updates and security suites, as an installed system has them: a package
+    # built against the current libraries may depend on versions only those have.
+    sources = [f"deb {MIRROR} {platform.release} main", f"deb {MIRROR} {platform.release}-updates main",
+               f"deb {SECURITY_MIRROR} {platform.release}-security main"]
+    recipe = json.dumps([ROOT_RECIPE, sources, BASE_PACKAGES, platform.architecture, "minbase"])
+    root = cache / f"debian-{platform.name}-systemd-{hashlib.sha256(recipe.encode()).hexdigest()[:16]}"
+    return sources, recipe, root
+
+
 def base_root(platform: Platform | None = None, cache: Path | None = None) -> Path:
     """The platform's minbase root with systemd, made once by mmdebstrap and reused while its
     recipe is the same. A foreign architecture's maintainer scripts run under qemu-user-static.
@@ -130,8 +142,7 @@ def base_root(platform: Platform | None = None, cache: Path | None = None) -> Pa
     with them, updated when they are too old)."""
     platform = platform or host_platform()
     cache = cache or root_cache_dir()
-    recipe = json.dumps([ROOT_RECIPE, platform.release, MIRROR, BASE_PACKAGES, platform.architecture, "minbase"])
-    root = cache / f"debian-{platform.name}-systemd-{hashlib.sha256(recipe.encode()).hexdigest()[:16]}"
+    sources, recipe, root = base_root_recipe(platform, cache)
     if (root / ".complete").exists():
         return root
     cache.mkdir(parents=True, exist_ok=True)
@@ -145,7 +156,7 @@ def base_root(platform: Platform | None = None, cache: Path | None = None) -> Pa
             started = time.monotonic()
             _run(["mmdebstrap", "--variant=minbase", f"--architectures={platform.architecture}",
                   "--include=" + ",".join(BASE_PACKAGES), "--skip=cleanup/apt/lists",
-                  platform.release, str(partial), MIRROR])
+                  platform.release, str(partial), *sources])
             partial.rename(root)
             (root / ".recipe").write_text(recipe + "\n")
             (root / ".complete").touch()
@@ -378,7 +389,7 @@ class SystemdVM(vm.VM):
 
     def __init__(self, kernel: vm.Kernel, image: Path, files: dict[str, bytes | str | Path] | None = None,
                  append: str = "", xres: int = 1280, yres: int = 800, memory_mib: int = 1536,
-                 boot_timeout: float = 180, **options) -> None:
+                 boot_timeout: float = 600, **options) -> None:
         workdir = Path(tempfile.mkdtemp(prefix="vitrine-systemd-vm-"))
         initramfs = workdir / "initramfs"
         archive = vm.Cpio()
@@ -402,7 +413,7 @@ class SystemdVM(vm.VM):
             raise VMError(f"the kernel could not unpack the root image:\n{self.console()[-3000:]}")
         return self
 
-    def wait_until_booted(self, timeout: float = 120) -> str:
+    def wait_until_booted(self, timeout: float = 600) -> str:
         """Until systemd has finished starting up; returns is-system-running's answer
         (running, or degraded with the failed units listed)."""
         state = self.run("systemctl is-system-running --wait", timeout=timeout).output.strip().splitlines()[-1]
