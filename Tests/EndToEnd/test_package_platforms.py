@@ -149,7 +149,10 @@ class PlatformPackageTest(unittest.TestCase):
         self.addCleanup(machine.close)
         state = machine.wait_until_booted(timeout=900)
         self.assertIn(state.split()[0], ("running", "degraded"), state)
-        lap(f"boot ({state.split()[0]})")
+        # Under TCG the system is "running" before udev has worked through the coldplug events (on
+        # arm64 virtio_gpu was loaded and /dev/dri/card0 given to group video 22 s later).
+        machine.check("udevadm settle --timeout=600", timeout=660)
+        lap(f"boot ({state.split()[0]}) and udev settled")
         self.assertEqual(machine.check("dpkg --print-architecture").strip(), platform.architecture)
         self.assertIn(platform.release, machine.check("cat /etc/os-release"))
 
