@@ -64,19 +64,25 @@ def build_vitrine() -> Path:
     return _built["vitrine"]
 
 
-def build_guest_tool(name: str) -> Path:
-    """Tests/EndToEnd/guest/NAME.c as a static binary (the guest has no libc of its own), once
-    per test run."""
-    if name not in _built:
+# The C compiler for a guest tool of each architecture (gcc-aarch64-linux-gnu cross-compiles).
+GUEST_COMPILERS = {"amd64": "gcc", "arm64": "aarch64-linux-gnu-gcc"}
+
+
+def build_guest_tool(name: str, architecture: str = "amd64") -> Path:
+    """Tests/EndToEnd/guest/NAME.c as a static binary for the guest's architecture (the guest has no
+    libc of its own), once per test run."""
+    key = name if architecture == "amd64" else f"{name}-{architecture}"
+    if key not in _built:
         if "tools" not in _scratch:
             _scratch["tools"] = tempfile.TemporaryDirectory(prefix="vitrine-e2e-tools-")
-        output = Path(_scratch["tools"].name) / name
-        result = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-o", str(output), str(HERE / "guest" / f"{name}.c")],
+        output = Path(_scratch["tools"].name) / key
+        compiler = GUEST_COMPILERS[architecture]
+        result = subprocess.run([compiler, "-static", "-O2", "-Wall", "-o", str(output), str(HERE / "guest" / f"{name}.c")],
                                 capture_output=True, text=True)
         if result.returncode != 0:
-            raise AssertionError(f"gcc {name}.c failed:\n{result.stderr}")
-        _built[name] = output
-    return _built[name]
+            raise AssertionError(f"{compiler} {name}.c failed:\n{result.stderr}")
+        _built[key] = output
+    return _built[key]
 
 
 def config(**tables: dict[str, object]) -> str:

@@ -1,5 +1,5 @@
 """The Debian package under real systemd: `scripts/package` builds it, `apt-get install ./vitrine_*.deb`
-installs it into a debootstrap'd Debian 12 (dependencies from Debian, no Swift), and that root boots
+installs it into an mmdebstrap'd Debian 12 (dependencies from Debian, no Swift), and that root boots
 in qemu with systemd as PID 1, a virtio-gpu display and a uinput touchscreen. The unit is the one
 the package ships, untouched; the sample photos are copied to /srv/vitrine/photos as an integrator
 would. Three boots:
@@ -22,7 +22,7 @@ would. Three boots:
 
     python3 -m unittest discover -s Tests/EndToEnd -p 'test_package_systemd.py' -v
 
-Needs root (debootstrap, chroot), qemu, and network the first time (the Debian root is cached in
+Needs root (mmdebstrap, chroot), qemu, and network the first time (the Debian root is cached in
 ~/.cache/vitrine-e2e) and for the package's dependencies.
 """
 
@@ -93,7 +93,7 @@ def on_screen(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 
 @unittest.skipUnless(vm.qemu_binary(), "qemu-system-x86_64 is not installed: skipping the real-systemd test")
-@unittest.skipUnless(os.geteuid() == 0, "the real-systemd test builds a Debian root with debootstrap and chroot: run as root")
+@unittest.skipUnless(os.geteuid() == 0, "the real-systemd test builds a Debian root with mmdebstrap and chroot: run as root")
 class PackageSystemdTest(unittest.TestCase):
 
     @classmethod

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import gzip
 import io
 import lzma
 import os
@@ -80,17 +81,60 @@ def cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV) or REPO / ".build" / "e2e-cache")
 
 
-def qemu_binary() -> str | None:
-    return shutil.which("qemu-system-x86_64")
+def host_architecture() -> str:
+    """This machine's Debian architecture (amd64 here)."""
+    return subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip() or "amd64"
 
 
-def accelerator_arguments() -> list[str]:
-    """Hardware KVM when /dev/kvm is real KVM; TCG otherwise. PVM's /dev/kvm (kvm_pvm loaded)
-    runs only PVM guest kernels, so it does not count."""
-    if os.path.exists("/dev/kvm") and os.access("/dev/kvm", os.R_OK | os.W_OK) \
-            and not os.path.exists("/sys/module/kvm_pvm") and os.environ.get("VITRINE_E2E_TCG") is None:
-        return ["-accel", "kvm", "-cpu", "host,-arch-capabilities"]
-    return ["-accel", "tcg", "-cpu", "max"]
+@dataclass(frozen=True)
+class Emulator:
+    """How qemu runs a guest of one Debian architecture: its program, machine, the serial console's
+    name in the guest and what the kernel's command line needs there."""
+
+    architecture: str
+    program: str
+    machine: tuple[str, ...]
+    cpu: str            # under TCG
+    console: str
+    kernel_parameters: str = ""
+
+    def binary(self) -> str | None:
+        return shutil.which(self.program)
+
+    def arguments(self) -> list[str]:
+        """The machine and accelerator: hardware KVM for a guest of this machine's architecture
+        where there is one, TCG otherwise."""
+        if self.architecture == host_architecture() and hardware_kvm():
+            return [*self.machine, "-accel", "kvm", "-cpu", "host,-arch-capabilities"]
+        return [*self.machine, "-accel", "tcg", "-cpu", self.cpu]
+
+
+EMULATORS = {
+    # no_timer_check: under TCG on a loaded host the kernel's check that the 8254 timer reaches
+    # the IO-APIC can miss its window and panic ("IO-APIC + timer doesn't work!").
+    "amd64": Emulator("amd64", "qemu-system-x86_64", ("-machine", "pc"), "max", "ttyS0",
+                      "no_timer_check"),
+    # A Raspberry Pi 4's cores (Cortex-A72) on qemu's generic board: PCIe for virtio-gpu-pci and
+    # virtio-serial-pci, the PL011 UART as the console.
+    "arm64": Emulator("arm64", "qemu-system-aarch64", ("-machine", "virt"), "cortex-a72", "ttyAMA0"),
+}
+
+
+def emulator(architecture: str) -> Emulator:
+    if architecture not in EMULATORS:
+        raise VMError(f"no emulator for architecture {architecture} (known: {', '.join(EMULATORS)})")
+    return EMULATORS[architecture]
+
+
+def qemu_binary(architecture: str = "amd64") -> str | None:
+    return emulator(architecture).binary()
+
+
+def hardware_kvm() -> bool:
+    """/dev/kvm is real KVM. PVM's /dev/kvm (kvm_pvm loaded) runs only PVM guest kernels, so it
+    does not count; VITRINE_E2E_TCG=1 never uses KVM."""
+    return os.path.exists("/dev/kvm") and os.access("/dev/kvm", os.R_OK | os.W_OK) \
+        and not os.path.exists("/sys/module/kvm_pvm") and os.environ.get("VITRINE_E2E_TCG") is None
 
 
 def report_timing(label: str, started: float, built: float, prepared: float, boot_seconds: float) -> None:
@@ -113,18 +157,31 @@ def log(message: str) -> None:
 class Kernel:
     version: str
     root: Path          # the unpacked package
-    vmlinux: Path       # uncompressed ELF with the PVH note
+    vmlinux: Path       # what qemu's -kernel boots: amd64's uncompressed ELF with the PVH note,
+                        # arm64's Image
+    architecture: str = "amd64"
 
     @property
     def modules_dir(self) -> Path:
         return self.root / "lib" / "modules" / self.version
 
     def module_path(self, name: str) -> Path:
+        """The module's file: NAME.ko, or compressed (Debian 13 ships NAME.ko.xz)."""
         for candidate in {name, name.replace("-", "_"), name.replace("_", "-")}:
-            found = list((self.modules_dir / "kernel").rglob(candidate + ".ko"))
-            if found:
-                return found[0]
+            for suffix in (".ko", ".ko.xz", ".ko.zst"):
+                found = list((self.modules_dir / "kernel").rglob(candidate + suffix))
+                if found:
+                    return found[0]
         raise VMError(f"module {name}.ko not found under {self.modules_dir}")
+
+    def builtin(self, name: str) -> bool:
+        """The module is part of the kernel image (modules.builtin), so there is no file to load."""
+        listed = self.modules_dir / "modules.builtin"
+        if not listed.exists():
+            return False
+        key = name.replace("-", "_")
+        return any(Path(line.strip()).name.split(".ko")[0].replace("-", "_") == key
+                   for line in listed.read_text().splitlines())
 
 
 def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -185,23 +242,62 @@ def _download_kernel(package: str, version: str, root: Path, vmlinux: Path, cach
 
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 def extract_vmlinux(vmlinuz: bytes) -> bytes:
-    """The uncompressed ELF inside a bzImage: the first xz stream that decompresses to an ELF
-    carrying the Xen PVH entry note (qemu's -kernel then boots it through PVH, skipping SeaBIOS)."""
-    offset = vmlinuz.find(XZ_MAGIC)
-    while offset >= 0:
-        try:
-            data = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(vmlinuz[offset:])
-        except lzma.LZMAError:
-            data = b""
-        if data.startswith(b"\x7fELF"):
-            if not has_pvh_note(data):
-                raise VMError("the kernel's vmlinux has no Xen PVH note (CONFIG_PVH off?)")
-            return data
-        offset = vmlinuz.find(XZ_MAGIC, offset + 1)
-    raise VMError("no xz-compressed ELF found in vmlinuz (not an xz kernel?)")
+    """The uncompressed ELF inside a bzImage, the payload its setup header points at (Debian 12
+    compresses it with xz, Debian 13 with zstd), carrying the Xen PVH entry note (qemu's -kernel
+    then boots it through PVH, skipping SeaBIOS)."""
+    if len(vmlinuz) < 0x250 or vmlinuz[0x202:0x206] != b"HdrS":
+        raise VMError("not a bzImage (no HdrS setup header)")
+    setup_sectors = vmlinuz[0x1F1] or 4
+    payload_offset, payload_length = struct.unpack_from("<II", vmlinuz, 0x248)
+    start = (setup_sectors + 1) * 512 + payload_offset
+    # The payload ends with the uncompressed size (4 bytes), which neither decompressor wants.
+    payload = vmlinuz[start:start + payload_length - 4]
+    if payload.startswith(XZ_MAGIC):
+        data = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(payload)
+    elif payload.startswith(ZSTD_MAGIC):
+        result = subprocess.run(["zstd", "-dc"], input=payload, capture_output=True)
+        if result.returncode != 0:
+            raise VMError(f"zstd -dc of the kernel's payload failed: {result.stderr.decode().strip()}")
+        data = result.stdout
+    else:
+        raise VMError(f"the bzImage's payload is neither xz nor zstd (starts {payload[:6].hex()})")
+    if not data.startswith(b"\x7fELF"):
+        raise VMError("the bzImage's payload is not an ELF")
+    if not has_pvh_note(data):
+        raise VMError("the kernel's vmlinux has no Xen PVH note (CONFIG_PVH off?)")
+    return data
+
+
+ARM64_MAGIC = b"ARM\x64"
+
+
+def arm64_image(vmlinuz: bytes) -> bytes:
+    """The arm64 kernel's Image (the header's magic "ARM\\x64" at offset 56) from Debian's vmlinuz:
+    gzip-compressed, or an EFI zboot image (an "MZ" stub saying "zimg", then the payload's offset,
+    size and compression), or the Image itself. qemu 7.2 boots the Image or a gzip, not zboot."""
+    if vmlinuz[:2] == b"MZ" and vmlinuz[4:8] == b"zimg":
+        offset, size = struct.unpack_from("<II", vmlinuz, 8)
+        compression = vmlinuz[24:32].rstrip(b"\0").decode(errors="replace")
+        payload = vmlinuz[offset:offset + size]
+        if compression == "gzip":
+            image = gzip.decompress(payload)
+        elif compression == "xzkern":
+            image = lzma.decompress(payload)
+        elif compression == "zstd22":
+            image = subprocess.run(["zstd", "-dc"], input=payload, capture_output=True, check=True).stdout
+        else:
+            raise VMError(f"EFI zboot kernel compressed with {compression!r}: not supported here")
+    elif vmlinuz[:2] == b"\x1f\x8b":
+        image = gzip.decompress(vmlinuz)
+    else:
+        image = vmlinuz
+    if image[56:60] != ARM64_MAGIC:
+        raise VMError("not an arm64 kernel Image (no ARM\\x64 magic at offset 56)")
+    return image
 
 
 def has_pvh_note(elf: bytes) -> bool:
@@ -227,6 +323,10 @@ def has_pvh_note(elf: bytes) -> bool:
 def module_dependencies(path: Path) -> list[str]:
     """The depends= list in a module's .modinfo (what depmod would record)."""
     data = path.read_bytes()
+    if path.suffix == ".xz":
+        data = lzma.decompress(data)
+    elif path.suffix == ".zst":
+        data = subprocess.run(["zstd", "-dc", str(path)], capture_output=True, check=True).stdout
     match = re.search(rb"(?:^|\0)depends=([^\0]*)", data)
     if not match or not match.group(1):
         return []
@@ -646,16 +746,15 @@ class VM:
         return self.workdir / "console.log"
 
     def command_line(self) -> list[str]:
-        # no_timer_check: under TCG on a loaded host the kernel's check that the 8254 timer reaches
-        # the IO-APIC can miss its window and panic ("IO-APIC + timer doesn't work!").
-        qemu = qemu_binary()
+        machine = emulator(self.kernel.architecture)
+        qemu = machine.binary()
         if not qemu:
-            raise VMError("qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)")
+            raise VMError(f"{machine.program} is not installed (scripts/install-deps)")
         return [
-            qemu, *accelerator_arguments(), "-m", str(self.memory_mib), "-smp", str(self.cpus),
+            qemu, *machine.arguments(), "-m", str(self.memory_mib), "-smp", str(self.cpus),
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
             "-kernel", str(self.kernel.vmlinux), "-initrd", str(self.initramfs),
-            "-append", f"console=ttyS0 quiet panic=-1 no_timer_check {self.append}".strip(),
+            "-append", f"console={machine.console} quiet panic=-1 {machine.kernel_parameters} {self.append}".strip(),
             "-device", f"virtio-gpu-pci,xres={self.xres},yres={self.yres}",
             "-chardev", f"file,id=console,path={self.console_path}",
             "-serial", "chardev:console",
