@@ -231,7 +231,7 @@ let package = Package(
         .testTarget(name: "RemoteMQTTTests", dependencies: ["RemoteMQTT", "RemoteControl", "Linux", "TestSupport"]),
         .testTarget(name: "VitrineAppTests", dependencies: [
             "VitrineApp", "Config", "Touch", "Scene", "Photos", "Linux", "Blitter", "Geometry", "TestSupport", "Rendering",
-            "RemoteControl", "RemoteHTTP", .product(name: "Logging", package: "swift-log"),
+            "RemoteControl", "RemoteHTTP", "Colour", .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v5],

@@ -56,6 +56,18 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: midX - w / 2, y: midY - h / 2, width: w, height: h)
     }
 
+    /// `aspectFit` on whole pixels: the size rounded as the decode for it is (`ImageSize.fitting`),
+    /// the origin on a whole pixel (half the spare room, rounded down). A photo decoded at that
+    /// size is copied into it, not resampled: drawn where the arithmetic puts it (x = 40.47 for a
+    /// 1280x854 photo on a 1280x800 screen), every pixel would be a blend of two neighbours, the
+    /// picture softer and half a pixel off.
+    public func aspectFitOnPixels(_ content: Size) -> Rect {
+        guard content.width > 0, content.height > 0, !isEmpty else { return self }
+        let scale = min(width / content.width, height / content.height)
+        let w = max(1, min(width, (content.width * scale).rounded())), h = max(1, min(height, (content.height * scale).rounded()))
+        return Rect(x: (minX + (width - w) / 2).rounded(.down), y: (minY + (height - h) / 2).rounded(.down), width: w, height: h)
+    }
+
     /// The smallest rectangle of `content`'s aspect ratio that covers self, centred.
     public func aspectFill(_ content: Size) -> Rect {
         guard content.width > 0, content.height > 0, !isEmpty else { return self }

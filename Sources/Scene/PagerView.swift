@@ -53,10 +53,11 @@ public final class PagerView: TransitionEnd {
     public var pageWidth: Double { screenSize.width + parameters.pageSpacing }
     public var lastIndex: Int { photoSizes.count - 1 }
 
-    /// The photo aspect-fit on the screen.
+    /// The photo aspect-fit on the screen, on whole pixels: at rest its screen image, decoded at
+    /// that size, is copied 1:1.
     public func fitRect(of index: Int) -> Rect {
         guard index >= 0, index < photoSizes.count else { return screen }
-        return screen.aspectFit(photoSizes[index])
+        return screen.aspectFitOnPixels(photoSizes[index])
     }
 
     /// Photo `index` in its own page's coordinates: the current one at its zoom, a page leaving

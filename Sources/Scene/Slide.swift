@@ -34,7 +34,7 @@ struct Slide: Equatable {
     /// aspect-fit in its half with `spacing` px between them, the pair centred; else photo `index` alone.
     static func starting(at index: Int, photoSizes: [Size], screen: Rect, pairs: Bool, spacing: Double) -> Slide {
         func isPortrait(_ i: Int) -> Bool { i < photoSizes.count && photoSizes[i].height > photoSizes[i].width }
-        let single = screen.aspectFit(photoSizes[index])
+        let single = screen.aspectFitOnPixels(photoSizes[index])
         guard pairs, screen.width > screen.height, isPortrait(index), isPortrait(index + 1) else {
             return Slide(photos: [Photo(index: index, rest: single, region: screen, maxScale: KenBurns.maxScale,
                                         focus: KenBurns.focus(of: photoSizes[index]))])
