@@ -38,6 +38,7 @@ install: $(BINARY)
 	install -d -m 0755 $(DESTDIR)$(PREFIX)/share/vitrine/samples
 	install -m 0644 Samples/photos/*.jpg Samples/ATTRIBUTION.md $(DESTDIR)$(PREFIX)/share/vitrine/samples/
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/vitrine/README.md
+	install -D -m 0644 docs/vitrine.1 $(DESTDIR)$(PREFIX)/share/man/man1/vitrine.1
 	# Not active: the drop-in that opens the network for [remote] listen (README, "Remote status and control").
 	install -D -m 0644 systemd/remote-access.conf $(DESTDIR)$(PREFIX)/share/doc/vitrine/examples/remote-access.conf
 	# Not enabled: the photo folder mirrored from a remote by rclone (README, "Remote sources (rclone)").
@@ -47,7 +48,7 @@ install: $(BINARY)
 	done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(UNITDIR)/vitrine.service
+	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(UNITDIR)/vitrine.service $(DESTDIR)$(PREFIX)/share/man/man1/vitrine.1
 	rm -rf $(DESTDIR)$(PREFIX)/lib/vitrine $(DESTDIR)$(PREFIX)/share/vitrine $(DESTDIR)$(PREFIX)/share/doc/vitrine
 	# $(SYSCONFDIR)/vitrine is left: it holds the integrator's configuration.
 

@@ -135,10 +135,8 @@ final class ClipDemuxer {
     /// clockwise (-90: turn 90 degrees clockwise to display); a matrix that is no rotation (NaN)
     /// or a flip is shown as stored, rounded to the nearest quarter turn.
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
-        var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
-              size >= 9 * MemoryLayout<Int32>.size else { return 0 }
-        let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard let matrix = vitrine_stream_display_matrix(stream) else { return 0 }
+        let angle = av_display_rotation_get(matrix)
         guard angle.isFinite else { return 0 }
         let quarterTurns = Int(saturating: (-angle / 90).rounded()) % 4
         return (quarterTurns + 4) % 4 * 90
