@@ -85,7 +85,21 @@ public final class RegularFile {
         var bytes = [UInt8](repeating: 0, count: min(count, max(size - min(offset, size), 4096)))
         var done = 0
         while done < count {
-            if done == bytes.count { bytes += repeatElement(0, count: min(count - done, max(done, 4096))) }
+            if done == bytes.count {
+                // All that stat said is read: whether the file goes on (it grew; /proc says 0) is
+                // asked 64 KB at a time into a buffer of its own, so that a file read whole is held
+                // once, not in a buffer grown to twice its size for the read that finds its end.
+                var more = [UInt8](repeating: 0, count: min(count - done, 64 * 1024))
+                let n = try more.withUnsafeMutableBytes { buffer in
+                    Result { () throws(SystemError) in
+                        try systemCall("read", path: path) { pread(fd, buffer.baseAddress!, buffer.count, off_t(offset + done)) }
+                    }
+                }.get()
+                if n == 0 { break }
+                bytes += more[..<n]
+                done += n
+                continue
+            }
             let n = try bytes.withUnsafeMutableBytes { buffer in
                 Result { () throws(SystemError) in
                     try systemCall("read", path: path) { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }

@@ -176,6 +176,24 @@ enum HEIFBoxes {
         return nil
     }
 
+    /// The colr boxes of a meta box's ipco whose ICC profile is over `MetadataBounds.iccBytes`:
+    /// where each box starts within `bytes` (its type 4 bytes on), and the profile's declared size.
+    static func oversizedProfiles(metaPayload bytes: ArraySlice<UInt8>) -> [(box: Int, declared: Int)] {
+        let boxes = children(of: bytes, in: bytes.indices)
+        guard let iprp = boxes.first(where: { $0.type == "iprp" }),
+              let ipco = children(of: bytes, in: iprp.payload).first(where: { $0.type == "ipco" }) else { return [] }
+        var found: [(box: Int, declared: Int)] = []
+        var offset = ipco.payload.lowerBound
+        for property in children(of: bytes, in: ipco.payload) {
+            defer { offset = property.payload.upperBound }
+            guard property.type == "colr", property.payload.count - 4 > MetadataBounds.iccBytes,
+                  ["prof", "rICC"].contains(HEIFFileType.fourCC(bytes[property.payload.lowerBound..<property.payload.lowerBound + 4]))
+            else { continue }
+            found.append((offset, property.payload.count - 4))
+        }
+        return found
+    }
+
     /// The 'dimg' references of the iref box: item to the items it is derived from.
     private static func derivations(_ bytes: ArraySlice<UInt8>, _ boxes: [Box]) -> [UInt64: [UInt64]] {
         var derivedFrom: [UInt64: [UInt64]] = [:]

@@ -46,6 +46,7 @@ final class HEIFContainerDecoder {
         guard input.size > 0 else { throw PhotoError(path: path, reason: .empty) }
         let item = try input.metaBox().flatMap(HEIFBoxes.primaryItem(metaPayload:))
         let grid = try gridSize(item, input: input)
+        _ = try hideOversizedProfiles(input)
         input.itemDataAsZeros = reread != nil && item != nil
         let context: HEIFContext
         do throws(PhotoError) {
@@ -55,6 +56,15 @@ final class HEIFContainerDecoder {
             return try header(input: reread(), path: path)
         }
         return try checkedHeader(context: context, primary: try context.primaryImage(), item: item, grid: grid, path: path)
+    }
+
+    /// The colr boxes whose profile is over its bound, shown to libheif as "free" boxes (it skips
+    /// them: the image has no profile, and is shown unconverted), and returned.
+    private func hideOversizedProfiles(_ input: HEIFInput) throws(PhotoError) -> [(box: Int, declared: Int)] {
+        guard let meta = try input.metaBox(), let base = input.metaOffset else { return [] }
+        let oversized = HEIFBoxes.oversizedProfiles(metaPayload: meta)
+        input.hiddenBoxes = oversized.map { base + $0.box + 4 }
+        return oversized
     }
 
     /// The output size of the primary item's grid descriptor, when it is a grid: what libheif
@@ -136,6 +146,7 @@ final class HEIFContainerDecoder {
         let input = HEIFInput(bytes: bytes)
         let item = try input.metaBox().flatMap(HEIFBoxes.primaryItem(metaPayload:))
         let grid = try gridSize(item, input: input)
+        let oversized = try hideOversizedProfiles(input)
         let context = try HEIFContext(input: input, maxSide: maxSide, failure: failure(path, .header))
         let primary = try context.primaryImage()
         let header = try checkedHeader(context: context, primary: primary, item: item, grid: grid, path: path)
@@ -166,7 +177,10 @@ final class HEIFContainerDecoder {
         // A thumbnail without a colr box of its own is coded as its image is.
         var decodedImage = DecodedImage(bitmap: bitmap, header: header, scale: scale, decodedSize: decodedSize,
                                         warning: image.warning, colour: source.colour ?? primary.colour)
-        decodedImage.colourWarning = source.colourProblem ?? primary.colourProblem
+        if let declared = oversized.first?.declared {
+            decodedImage.colourWarning = "its colr box's ICC profile (\(declared) bytes) is over the "
+                + "\(MetadataBounds.shown(MetadataBounds.iccBytes)) bound for ICC profiles"
+        }
         return decodedImage
     }
 
@@ -196,8 +210,9 @@ final class HEIFContainerDecoder {
     /// items (mime items of type application/rdf+xml), in file order.
     func metadata(in bytes: [UInt8]) -> ImageMetadata {
         var metadata = ImageMetadata()
-        guard !bytes.isEmpty,
-              let context = try? HEIFContext(input: HEIFInput(bytes: bytes), maxSide: maxSide, failure: failure("", .header)),
+        let input = HEIFInput(bytes: bytes)
+        guard !bytes.isEmpty, (try? hideOversizedProfiles(input)) != nil,
+              let context = try? HEIFContext(input: input, maxSide: maxSide, failure: failure("", .header)),
               let primary = try? context.primaryImage() else { return metadata }
         // Exif items carry their 4-byte offset (and often "Exif\0\0") before the TIFF structure.
         var unread: [(contentType: String, bytes: Int)] = []

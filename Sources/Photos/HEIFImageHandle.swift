@@ -99,16 +99,6 @@ final class HEIFImageHandle {
         }
     }
 
-    /// Why the colr box's profile is not used, when it is declared over `MetadataBounds.iccBytes`
-    /// (it is then not read).
-    var colourProblem: String? {
-        let type = heif_image_handle_get_color_profile_type(pointer)
-        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
-        let size = heif_image_handle_get_raw_color_profile_size(pointer)
-        guard size > MetadataBounds.iccBytes else { return nil }
-        return "its colr box's ICC profile (\(size) bytes) is over the \(MetadataBounds.shown(MetadataBounds.iccBytes)) bound for ICC profiles"
-    }
-
     /// The item decoded, its transformations applied, to 8-bit interleaved RGB (RGBA with alpha):
     /// 10- and 12-bit images are converted to 8 bits by libheif.
     func decode(failure: HEIFFailure) throws(PhotoError) -> HEIFImage {

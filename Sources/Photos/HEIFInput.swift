@@ -46,6 +46,23 @@ final class HEIFInput {
     /// Up to `count` bytes at `offset`: from `start` when they lie in it, else from the file (or
     /// the meta box and zeros, for a header).
     func read(count: Int, at offset: Int) throws(PhotoError) -> ArraySlice<UInt8> {
+        let bytes = try readAsStored(count: count, at: offset)
+        let end = offset + bytes.count
+        guard hiddenBoxes.contains(where: { $0 + 4 > offset && $0 < end }) else { return bytes }
+        var shown = Array(bytes)
+        for box in hiddenBoxes {
+            for i in 0..<4 where box + i >= offset && box + i < end { shown[box + i - offset] = Self.hiddenType[i] }
+        }
+        return shown[...]
+    }
+
+    /// The file offsets of the type fields of boxes libheif is shown as "free" (it skips them):
+    /// a colr box whose profile is over `MetadataBounds.iccBytes`, which libheif 1.15 would copy
+    /// byte by byte through the reader (16 MB: minutes).
+    var hiddenBoxes: [Int] = []
+    static let hiddenType = Array("free".utf8)
+
+    private func readAsStored(count: Int, at offset: Int) throws(PhotoError) -> ArraySlice<UInt8> {
         guard offset >= 0, count >= 0, offset <= size else { return [] }
         let end = offset + min(count, size - offset)
         bytesRequested += end - offset
@@ -74,6 +91,9 @@ final class HEIFInput {
         defer { itemDataAsZeros = zeros }
         return try read(count: count, at: offset)
     }
+
+    /// Where the meta box starts in the file, once `metaBox()` found it.
+    var metaOffset: Int? { meta?.offset }
 
     /// The payload of the file's top-level meta box (after its version and flags), found by
     /// walking the top-level box headers; nil when the walk does not reach one.
