@@ -2,7 +2,7 @@ import FuzzTargets
 import Testing
 import TestSupport
 
-/// The `jpeg-header`, `captions`, `thumbnail` and `webp` fuzz targets' committed corpora and regressions, through the
+/// The `jpeg-header`, `captions`, `thumbnail`, `webp`, `heif`, `png` and `metadata-*` fuzz targets' committed corpora and regressions, through the
 /// fuzzers' own entries: none crashes, a refused header says why, and the thumbnail files the
 /// cache itself wrote decode.
 @Suite struct FuzzCorpusTests {
@@ -54,6 +54,23 @@ import TestSupport
             #expect(input.isRegression || input.path.contains("/ps_x"), "\(reason)")
         case .header(let width, let height):
             #expect(width > 0 && height > 0)
+        }
+    }
+
+    /// The metadata targets' seeds are small photos of each container with EXIF, XMP, an ICC
+    /// profile (and IPTC in the JPEG), written by exiftool: the caption is found in every one
+    /// (from EXIF's ImageDescription and XMP's dc:title); the regressions only must not crash.
+    @Test(arguments: [MetadataFuzzTarget.Container.jpeg, .png, .webp, .heif].flatMap { container in
+        FuzzCorpus.inputs("metadata-\(container.rawValue)").map { (container, $0) }
+    })
+    func metadataReplays(_ container: MetadataFuzzTarget.Container, _ input: FuzzCorpus.Input) {
+        let outcome = FuzzCorpus.withBuffer(input) { MetadataFuzzTarget.run($0, container: container) }
+        if !input.isRegression {
+            guard case let .read(exif, xmp, _, caption) = outcome else {
+                Issue.record("\(input.path): \(outcome)")
+                return
+            }
+            #expect(exif == 1 && xmp == 1 && caption, "\(input.path): \(outcome)")
         }
     }
 
