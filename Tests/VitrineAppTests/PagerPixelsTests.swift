@@ -175,7 +175,7 @@ struct PagerPixelsTests {
             n += 1
             let t = Double(n) / 60
             _ = session.dispatch(.time, now: t, wall: t)
-            session.imagesArrived()
+            _ = session.imagesArrived(now: t)
             if case let .draw(drawn, moving) = session.nextStep(now: t, flipPending: false, nextVblank: t) {
                 _ = session.presented(drawn, at: t, composeTime: 0, moving: moving)
                 frame = drawn
