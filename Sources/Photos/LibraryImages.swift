@@ -1,6 +1,7 @@
 import Blitter
 import Foundation
 import Logging
+import SystemPackage
 
 /// The decoded pixels and captions of a library's items: the decode recipe end to end. The view
 /// says which images it wants (`ImageRequest`, most urgent first); this turns each into a cache
@@ -47,7 +48,7 @@ public final class LibraryImages {
     /// The files refused by their decode since the last call (each once, in the order found),
     /// with the reason the queue logged: files the scan admitted but that cannot be shown
     /// (a chunk's CRC, a clip of which no frame decodes). The owner takes them out of the items,
-    /// as the scan leaves out the files it refuses. A file changed since the scan is no refusal.
+    /// as the scan leaves out the files it refuses. A file changed or gone since the scan is no refusal.
     public func takeRefusals() -> [PhotoError] {
         refusals.take()
     }
@@ -142,8 +143,14 @@ private final class RefusedFiles: @unchecked Sendable {
     private var found: [PhotoError] = []
     private var known: Set<String> = []
 
+    /// A file changed or gone since the scan is no refusal: the folder's watch (or the next
+    /// rescan) brings its new version or takes it out.
     func note(_ error: PhotoError) {
-        if case .changed = error.reason { return }
+        switch error.reason {
+        case .changed: return
+        case let .unreadable(failure) where failure.errno == .noSuchFileOrDirectory: return
+        default: break
+        }
         lock.withLock {
             if known.insert(error.path).inserted { found.append(error) }
         }

@@ -86,7 +86,7 @@ import Testing
         let error = #expect(throws: ConfigError.self) { try ConfigLoader.read(path: fleet.main, mustExist: false) }
         #expect(error?.description == """
             \(fleet.dropIns)/10-fifo.toml: open: not a regular file (a FIFO)
-            \(fleet.dropIns)/20-large.toml: read: file too large: 1048577 bytes (1.0 MB), the limit is 1048576 bytes (1.0 MB)
+            \(fleet.dropIns)/20-large.toml: read: file too large: 1048577 bytes (1 MB), the limit is 1048576 bytes (1 MB)
             \(fleet.dropIns)/30-folder.toml: open: not a regular file (a directory)
             """)
     }
