@@ -210,9 +210,11 @@ class RemoteWhileWaitingForADisplayTest(unittest.TestCase):
         request = self.kiosk.request
         status, _, text = request("GET", "/nothing-here")
         self.assertEqual(status, 404, text)
-        self.assertIn(b"GET /metrics", text)
+        self.assertIn(b"GET/HEAD /metrics", text)
         status, headers, _ = request("POST", "/metrics", b"x")
-        self.assertEqual((status, headers.get("allow")), (405, "GET"))
+        self.assertEqual((status, headers.get("allow")), (405, "GET, HEAD"))
+        status, headers, body = request("HEAD", "/status")
+        self.assertEqual((status, body), (200, b""))
         status, headers, _ = request("GET", "/control")
         self.assertEqual((status, headers.get("allow")), (405, "POST"))
         status, headers, _ = request("DELETE", "/status")
