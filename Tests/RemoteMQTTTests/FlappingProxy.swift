@@ -29,18 +29,7 @@ final class FlappingProxy: @unchecked Sendable {
     init(brokerPort: Int, cutAfter: Double) throws {
         self.brokerPort = brokerPort
         self.cutAfter = cutAfter
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 8) == 0 else { throw ListenFailure(errno: errno) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (fd, port) = try LoopbackListener.open()
         Thread { [self] in accepting() }.start()
     }
 
@@ -50,14 +39,6 @@ final class FlappingProxy: @unchecked Sendable {
         shutdown(fd, Int32(SHUT_RDWR))
         while lock.withLock({ relays > 0 || !acceptorGone }) { usleep(10_000) }
         close(fd)
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return address
     }
 
     private func accepting() {
@@ -84,7 +65,7 @@ final class FlappingProxy: @unchecked Sendable {
         defer { close(client) }
         let broker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(broker) }
-        var address = Self.loopback(port: brokerPort)
+        var address = LoopbackListener.address(port: brokerPort)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(broker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
