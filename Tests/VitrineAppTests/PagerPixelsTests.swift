@@ -36,7 +36,7 @@ import Testing
 /// PNG of fewer than 8 bits: the test applies it.
 ///
 /// The repository's copies (Tests/PhotosTests/Formats) run every time; VITRINE_FORMATS_CORPUS
-/// names a whole corpus folder (`/work/shared/corpus/formats` on the team's machines) to run over
+/// names a whole corpus folder (the shared corpus of real files, `VITRINE_SHARED_CORPUS`) to run over
 /// instead. Damaged files (`bad_`, and PngSuite's `x`) are not compared; a file neither side can
 /// decode (an image sequence without a still) and an animated WebP (dwebp decodes stills only) are
 /// left out, named; a file only one side decodes fails.
